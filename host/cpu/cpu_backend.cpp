@@ -1,0 +1,121 @@
+// CPU backend: plain loops over the GD_HD functions the kernels use, threaded with
+// OpenMP. This is the oracle the CUDA backend is tested against.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "gpudedup/detail/buckets.hpp"
+#include "gpudedup/detail/minhash.hpp"
+#include "host/backend.hpp"
+
+namespace gpudedup::detail {
+namespace {
+
+// Documents per OpenMP chunk: small enough to balance mixed lengths, large enough that
+// scheduling costs nothing next to hashing.
+constexpr int sketch_chunk = 16;
+
+/// Folds n shingle hashes into sig (P values). Compiled for several x86 levels; the
+/// loader picks the best the CPU has, so one binary vectorizes on every machine.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("default", "avx2", "avx512f")))
+#endif
+void minhash_fold(uint32_t* sig, const uint64_t* a, const uint64_t* b, uint32_t num_perm,
+                  const uint64_t* hashes, size_t n) {
+  for (size_t s = 0; s < n; ++s) minhash_update(sig, a, b, num_perm, hashes[s]);
+}
+
+class CpuBackend final : public ComputeBackend {
+ public:
+  explicit CpuBackend(const SketchSpec& spec) : spec_(spec) {}
+
+  void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
+              ShingleSets* sets) override {
+    const uint32_t P = spec_.config.minhash.num_perm;
+    const int64_t n = int64_t(batch.size());
+    std::vector<std::vector<uint64_t>> kept(sets ? n : 0);
+    const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<uint8_t> scratch;
+      std::vector<uint64_t> hashes;
+#pragma omp for schedule(dynamic, sketch_chunk)
+      for (int64_t d = 0; d < n; ++d) {
+        shingle_set(spec_.shingles, batch.text(size_t(d)), scratch, hashes);
+        uint32_t* sig = signatures + size_t(d) * P;
+        std::fill(sig, sig + P, empty_signature_value);
+        minhash_fold(sig, spec_.perm_a.data(), spec_.perm_b.data(), P, hashes.data(), hashes.size());
+        set_sizes[d] = uint32_t(hashes.size());
+        if (sets) kept[d] = hashes;
+      }
+    }
+    if (sets) {
+      for (auto& h : kept) {
+        sets->hashes.insert(sets->hashes.end(), h.begin(), h.end());
+        sets->offsets.push_back(sets->hashes.size());
+      }
+    }
+  }
+
+  void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
+                  const std::function<bool(uint32_t, uint32_t)>& skip,
+                  std::vector<ScoredPair>& passed, uint64_t* candidates) override {
+    const double t = spec_.config.lsh.threshold;
+    const bool accept_all = spec_.config.verify == VerifyMode::none;
+    for_each_candidate(corpus, band, rows, [&](uint32_t a, uint32_t b) {
+      ++*candidates;
+      if (skip(a, b)) return;
+      const double s = pair_similarity(spec_, corpus, a, b);
+      if (accept_all || s >= t) passed.push_back({a, b, s});
+    });
+  }
+
+  void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
+                       std::vector<std::pair<uint32_t, uint32_t>>& out) override {
+    for_each_candidate(corpus, band, rows, [&](uint32_t a, uint32_t b) { out.emplace_back(a, b); });
+  }
+
+ private:
+  /// Sorts (band key, document) for every non-empty document and walks the buckets.
+  template <class F>
+  void for_each_candidate(const CorpusView& corpus, uint32_t band, uint32_t rows, F&& f) {
+    const Signatures& sigs = *corpus.signatures;
+    const auto& sizes = *corpus.set_sizes;
+    const size_t n = sigs.size();
+    keys_.clear();
+    keys_.reserve(n);
+    for (size_t d = 0; d < n; ++d) {
+      if (sizes[d] == 0) continue;  // an empty document is never a near-duplicate
+      keys_.push_back({band_key(sigs.row(d) + size_t(band) * rows, rows, band), uint32_t(d)});
+    }
+    std::sort(keys_.begin(), keys_.end(), [](const KeyDoc& x, const KeyDoc& y) {
+      return x.key != y.key ? x.key < y.key : x.doc < y.doc;
+    });
+    for (size_t lo = 0; lo < keys_.size();) {
+      size_t hi = lo + 1;
+      while (hi < keys_.size() && keys_[hi].key == keys_[lo].key) ++hi;
+      const uint64_t s = hi - lo;
+      const uint64_t count = bucket_pair_count(s);
+      for (uint64_t j = 1; j < s && count; ++j) {
+        for (uint64_t i = j - bucket_predecessors(s, j); i < j; ++i) f(keys_[lo + i].doc, keys_[lo + j].doc);
+      }
+      lo = hi;
+    }
+  }
+
+  struct KeyDoc {
+    uint64_t key;
+    uint32_t doc;
+  };
+  SketchSpec spec_;
+  std::vector<KeyDoc> keys_;
+};
+
+}  // namespace
+
+std::unique_ptr<ComputeBackend> make_cpu_backend(const SketchSpec& spec) {
+  return std::make_unique<CpuBackend>(spec);
+}
+
+}  // namespace gpudedup::detail

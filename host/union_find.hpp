@@ -1,0 +1,36 @@
+#pragma once
+// Union-find whose root is always the smallest member: the representative of a cluster
+// is its first document in input order, with no extra pass.
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace gpudedup::detail {
+
+class UnionFind {
+ public:
+  explicit UnionFind(size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0u); }
+
+  uint32_t find(uint32_t x) {
+    while (parent_[x] != x) {
+      parent_[x] = parent_[parent_[x]];  // path halving
+      x = parent_[x];
+    }
+    return x;
+  }
+  /// Joins the sets of a and b; returns false when they were already one.
+  bool unite(uint32_t a, uint32_t b) {
+    a = find(a);
+    b = find(b);
+    if (a == b) return false;
+    if (b < a) std::swap(a, b);
+    parent_[b] = a;  // the smaller root wins: roots stay minimal members
+    return true;
+  }
+  size_t size() const { return parent_.size(); }
+
+ private:
+  std::vector<uint32_t> parent_;
+};
+
+}  // namespace gpudedup::detail
