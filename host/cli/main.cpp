@@ -1,9 +1,50 @@
+// gpudedup: dispatches to a registered subcommand and maps errors to exit codes
+// (0 ok, 1 runtime or data error, 2 usage error).
+#include <cstring>
 #include <iostream>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/errors.hpp"
+#include "host/cli/command.hpp"
 
-int main() {
-  const auto s = gpudedup::cuda_status();
-  std::cout << "gpudedup " << GPUDEDUP_VERSION << " cuda compiled=" << s.compiled << " " << s.reason << "\n";
-  return 0;
+namespace {
+
+void print_usage() {
+  std::cout << "gpudedup " << GPUDEDUP_VERSION
+            << " - near-duplicate detection with MinHash-LSH on GPU and CPU\n\n"
+               "usage: gpudedup COMMAND [options]   (gpudedup COMMAND --help for each)\n\ncommands:\n";
+  for (const auto& c : gpudedup::cli::commands()) {
+    std::cout << "  " << c.name << std::string(c.name.size() < 10 ? 10 - c.name.size() : 1, ' ')
+              << c.summary << "\n";
+  }
+  std::cout << "\nexample:\n  gpudedup dedup corpus.jsonl --output kept.jsonl --removed removed.tsv\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
+      !std::strcmp(argv[1], "help")) {
+    print_usage();
+    return argc < 2 ? 2 : 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::cout << "gpudedup " << GPUDEDUP_VERSION << "\n";
+    return 0;
+  }
+  for (const auto& c : gpudedup::cli::commands()) {
+    if (c.name != argv[1]) continue;
+    std::string name = std::string("gpudedup ") + argv[1];
+    argv[1] = name.data();
+    try {
+      return c.run(argc - 1, argv + 1);
+    } catch (const gpudedup::usage_error& e) {
+      std::cerr << "gpudedup " << c.name << ": " << e.what() << "\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "gpudedup " << c.name << ": error: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  std::cerr << "gpudedup: unknown command '" << argv[1] << "' (see gpudedup --help)\n";
+  return 2;
 }

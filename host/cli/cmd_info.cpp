@@ -1,0 +1,37 @@
+// gpudedup info: version, build options, CUDA devices or why none.
+#include <omp.h>
+
+#include <iostream>
+
+#include "gpudedup/engine.hpp"
+#include "host/cli/command.hpp"
+#include "host/cli/options.hpp"
+
+namespace gpudedup::cli {
+namespace {
+
+int run_info(int argc, char** argv) {
+  cxxopts::Options o(argv[0], "Print the version, the build options and the CUDA devices found.\n"
+                              "example: gpudedup info");
+  cxxopts::ParseResult r;
+  if (!parse_or_help(o, argc, argv, r)) return 0;
+  const CudaStatus s = cuda_status();
+  std::cout << "gpudedup " << GPUDEDUP_VERSION << "\n"
+            << "cuda backend: " << (s.compiled ? "compiled" : "not compiled") << "\n"
+            << "cpu threads:  " << omp_get_max_threads() << "\n";
+  if (s.devices.empty()) {
+    std::cout << "cuda devices: none (" << s.reason << "); --backend auto uses the CPU\n";
+  }
+  for (const auto& d : s.devices) {
+    std::cout << "cuda device " << d.ordinal << ": " << d.name << ", "
+              << (d.memory_bytes >> 20) << " MiB, compute capability " << d.compute_major << "."
+              << d.compute_minor << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+GD_REGISTER_COMMAND(info, "info", "version, build options, CUDA devices found or why none", run_info);
+
+}  // namespace gpudedup::cli

@@ -1,0 +1,135 @@
+#include "host/cli/options.hpp"
+
+#include <fstream>
+#include <iostream>
+
+#include "gpudedup/errors.hpp"
+
+namespace gpudedup::cli {
+namespace {
+
+template <class T>
+T get(const cxxopts::ParseResult& r, const std::string& name) {
+  try {
+    return r[name].as<T>();
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw usage_error("--" + name + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+void add_input_options(cxxopts::Options& o) {
+  o.add_options("Input")
+    ("inputs", "input files, directories, or - for stdin", cxxopts::value<std::vector<std::string>>())
+    ("input-format", "auto, jsonl, text or dir (auto: by name; .zst is decompressed)",
+     cxxopts::value<std::string>()->default_value("auto"))
+    ("text-field", "JSONL field holding the text", cxxopts::value<std::string>()->default_value("text"))
+    ("id-field", "JSONL field holding the id (string or number); default: record number",
+     cxxopts::value<std::string>()->default_value(""))
+    ("strict", "stop at the first malformed record (exit 1) instead of skipping it")
+    ("batch-size", "documents per batch", cxxopts::value<size_t>()->default_value("65536"));
+  o.parse_positional({"inputs"});
+}
+
+InputOptions read_input_options(const cxxopts::ParseResult& r) {
+  InputOptions in;
+  if (r.count("inputs")) in.paths = get<std::vector<std::string>>(r, "inputs");
+  GD_EXPECTS(!in.paths.empty(), "no input given: name files, a directory, or - for stdin");
+  const auto fmt = get<std::string>(r, "input-format");
+  if (fmt == "auto") in.format = InputFormat::automatic;
+  else if (fmt == "jsonl") in.format = InputFormat::jsonl;
+  else if (fmt == "text") in.format = InputFormat::text;
+  else if (fmt == "dir") in.format = InputFormat::directory;
+  else throw usage_error("--input-format must be auto, jsonl, text or dir, got '" + fmt + "'");
+  in.text_field = get<std::string>(r, "text-field");
+  in.id_field = get<std::string>(r, "id-field");
+  in.strict = r.count("strict") > 0;
+  return in;
+}
+
+size_t batch_size(const cxxopts::ParseResult& r) {
+  const auto n = get<size_t>(r, "batch-size");
+  GD_EXPECTS(n >= 1 && n <= (size_t(1) << 26), "--batch-size must be in 1..67108864, got " + std::to_string(n));
+  return n;
+}
+
+void add_sketch_options(cxxopts::Options& o) {
+  o.add_options("Shingles and sketches")
+    ("shingle", "char or word", cxxopts::value<std::string>()->default_value("char"))
+    ("ngram", "shingle length k: code points (char) or tokens (word)", cxxopts::value<int64_t>()->default_value("5"))
+    ("stopwords", "word list FILE (one per line): stop words removed before word shingling",
+     cxxopts::value<std::string>())
+    ("stopword-anchored", "word shingles = a stop word plus the next two words "
+     "(built-in English list unless --stopwords)")
+    ("num-perm", "MinHash permutations P", cxxopts::value<int64_t>()->default_value("256"))
+    ("seed", "seed of the permutation family", cxxopts::value<uint64_t>()->default_value("1"));
+}
+
+void read_sketch_options(const cxxopts::ParseResult& r, Config& c) {
+  const auto kind = get<std::string>(r, "shingle");
+  if (kind == "char") c.shingle.kind = ShingleKind::chars;
+  else if (kind == "word") c.shingle.kind = ShingleKind::words;
+  else throw usage_error("--shingle must be char or word, got '" + kind + "'");
+  const auto k = get<int64_t>(r, "ngram");
+  GD_EXPECTS(k >= 1 && k <= 64, "--ngram must be in 1..64, got " + std::to_string(k));
+  c.shingle.ngram = uint32_t(k);
+  if (r.count("stopwords")) {
+    c.shingle.stop_words = read_word_list(get<std::string>(r, "stopwords"));
+    c.shingle.remove_stop_words = true;
+  }
+  c.shingle.stop_word_anchored = r.count("stopword-anchored") > 0;
+  if (c.shingle.stop_word_anchored) c.shingle.remove_stop_words = false;
+  const auto p = get<int64_t>(r, "num-perm");
+  GD_EXPECTS(p >= 1 && p <= 4096, "--num-perm must be in 1..4096, got " + std::to_string(p));
+  c.minhash.num_perm = uint32_t(p);
+  c.minhash.seed = get<uint64_t>(r, "seed");
+}
+
+void add_backend_options(cxxopts::Options& o) {
+  o.add_options("Backend")
+    ("backend", "auto, cpu or cuda (auto: CUDA when a device is found)",
+     cxxopts::value<std::string>()->default_value("auto"))
+    ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
+    ("device", "CUDA device ordinal", cxxopts::value<int>()->default_value("0"));
+}
+
+void read_backend_options(const cxxopts::ParseResult& r, Config& c) {
+  const auto b = get<std::string>(r, "backend");
+  if (b == "auto") c.backend = Backend::automatic;
+  else if (b == "cpu") c.backend = Backend::cpu;
+  else if (b == "cuda") c.backend = Backend::cuda;
+  else throw usage_error("--backend must be auto, cpu or cuda, got '" + b + "'");
+  c.threads = get<int>(r, "threads");
+  GD_EXPECTS(c.threads >= 0, "--threads must be >= 0");
+  c.device = get<int>(r, "device");
+  GD_EXPECTS(c.device >= 0, "--device must be >= 0");
+}
+
+bool parse_or_help(cxxopts::Options& o, int argc, char** argv, cxxopts::ParseResult& out) {
+  o.add_options()("h,help", "show this help");
+  try {
+    out = o.parse(argc, argv);
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw usage_error(std::string(e.what()) + " (see --help)");
+  }
+  if (out.count("help")) {
+    std::cout << o.help() << std::endl;
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::string> read_word_list(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw data_error(path + ": cannot open the word list; check the path given to --stopwords");
+  std::vector<std::string> words;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) words.push_back(line);
+  }
+  return words;
+}
+
+}  // namespace gpudedup::cli

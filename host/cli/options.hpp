@@ -1,0 +1,34 @@
+#pragma once
+// Option groups shared by several subcommands, so `dedup`, `sketch`, `index` and the
+// tools read input and shingles the same way.
+#include <cxxopts.hpp>
+#include <string>
+
+#include "gpudedup/config.hpp"
+#include "gpudedup/io.hpp"
+
+namespace gpudedup::cli {
+
+/// --input-format, --text-field, --id-field, --strict, --batch-size, positional inputs.
+void add_input_options(cxxopts::Options& options);
+InputOptions read_input_options(const cxxopts::ParseResult& r);
+/// Documents per batch (--batch-size) and its byte cap.
+size_t batch_size(const cxxopts::ParseResult& r);
+constexpr size_t batch_max_bytes = size_t(256) << 20;  // bounds a batch's text in memory
+
+/// --shingle, --ngram, --stopwords, --stopword-anchored, --num-perm, --seed.
+void add_sketch_options(cxxopts::Options& options);
+/// Fills config.shingle and config.minhash. @throws usage_error naming the option.
+void read_sketch_options(const cxxopts::ParseResult& r, Config& config);
+
+/// --backend, --threads, --device.
+void add_backend_options(cxxopts::Options& options);
+void read_backend_options(const cxxopts::ParseResult& r, Config& config);
+
+/// Parses argv; prints help and returns false for --help. @throws usage_error.
+bool parse_or_help(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& out);
+
+/// Reads a stop-word file: one word per line. @throws data_error naming the path.
+std::vector<std::string> read_word_list(const std::string& path);
+
+}  // namespace gpudedup::cli
