@@ -42,8 +42,7 @@ struct ScoredPair {
 /// Seconds spent in each stage of the engine.
 struct StageSeconds {
   double sketch = 0;
-  double candidates = 0;  ///< band keys, sorting, bucket walk
-  double verify = 0;
+  double candidates = 0;  ///< band keys, sorting, bucket walk and verification
   double cluster = 0;
 };
 

@@ -1,0 +1,140 @@
+// gpudedup dedup: find near-duplicates and write the deduplicated corpus.
+#include <cstdio>
+#include <iostream>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/pipeline.hpp"
+#include "host/cli/command.hpp"
+#include "host/cli/options.hpp"
+#include "host/cli/progress_line.hpp"
+
+namespace gpudedup::cli {
+namespace {
+
+const char* dedup_help =
+    "Find near-duplicate documents and write the corpus without them.\n"
+    "\nexamples:\n"
+    "  gpudedup dedup corpus.jsonl --output kept.jsonl --removed removed.tsv --stats stats.json\n"
+    "  gpudedup dedup --threshold 0.9 --shingle word --ngram 3 crawl.jsonl.zst --output kept.jsonl\n"
+    "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
+    "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n";
+
+void add_dedup_options(cxxopts::Options& o) {
+  o.add_options("Method")
+    ("method", "minhash or exact (exact similarity join, the ground truth)",
+     cxxopts::value<std::string>()->default_value("minhash"))
+    ("threshold", "similarity threshold in (0, 1]", cxxopts::value<double>()->default_value("0.8"))
+    ("bands", "LSH bands b (with --rows; default: chosen for the threshold)", cxxopts::value<int64_t>())
+    ("rows", "LSH rows per band r", cxxopts::value<int64_t>())
+    ("verify", "estimate (signature agreement), exact (shingle sets) or none",
+     cxxopts::value<std::string>()->default_value("estimate"))
+    ("similarity", "jaccard or containment (max of both directions)",
+     cxxopts::value<std::string>()->default_value("jaccard"))
+    ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters");
+  o.add_options("Output")
+    ("o,output", "kept records, byte-for-byte, in input order", cxxopts::value<std::string>())
+    ("removed", "TSV: id, duplicate_of", cxxopts::value<std::string>())
+    ("pairs", "TSV: id_a, id_b, similarity", cxxopts::value<std::string>())
+    ("clusters", "JSONL: cluster, representative, members", cxxopts::value<std::string>())
+    ("stats", "JSON: counts, parameters, seconds per stage", cxxopts::value<std::string>())
+    ("q,quiet", "no progress line and no summary");
+}
+
+std::string opt(const cxxopts::ParseResult& r, const char* name) {
+  return r.count(name) ? r[name].as<std::string>() : std::string();
+}
+
+void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
+  Config& c = job.config;
+  const auto method = r["method"].as<std::string>();
+  if (method == "minhash") c.method = Method::minhash;
+  else if (method == "exact") c.method = Method::exact;
+  else throw usage_error("--method must be minhash or exact, got '" + method + "'");
+  c.lsh.threshold = r["threshold"].as<double>();
+  GD_EXPECTS(c.lsh.threshold > 0 && c.lsh.threshold <= 1,
+             "--threshold must be in (0, 1], got " + std::to_string(c.lsh.threshold));
+  GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
+  if (r.count("bands")) {
+    const auto b = r["bands"].as<int64_t>(), rows = r["rows"].as<int64_t>();
+    GD_EXPECTS(b >= 1 && rows >= 1, "--bands and --rows must be >= 1");
+    GD_EXPECTS(b * rows <= int64_t(c.minhash.num_perm),
+               "--bands x --rows (" + std::to_string(b * rows) + ") must not exceed --num-perm (" +
+                   std::to_string(c.minhash.num_perm) + ")");
+    c.lsh.bands = uint32_t(b);
+    c.lsh.rows = uint32_t(rows);
+  }
+  const auto verify = r["verify"].as<std::string>();
+  if (verify == "estimate") c.verify = VerifyMode::estimate;
+  else if (verify == "exact") c.verify = VerifyMode::exact;
+  else if (verify == "none") c.verify = VerifyMode::none;
+  else throw usage_error("--verify must be estimate, exact or none, got '" + verify + "'");
+  const auto sim = r["similarity"].as<std::string>();
+  if (sim == "jaccard") c.similarity = Similarity::jaccard;
+  else if (sim == "containment") c.similarity = Similarity::containment;
+  else throw usage_error("--similarity must be jaccard or containment, got '" + sim + "'");
+  c.all_pairs = r.count("all-pairs") > 0;
+  job.outputs.output = opt(r, "output");
+  job.outputs.removed = opt(r, "removed");
+  job.outputs.pairs = opt(r, "pairs");
+  job.outputs.clusters = opt(r, "clusters");
+  job.outputs.stats = opt(r, "stats");
+}
+
+void print_summary(const DedupJob& job, const DedupSummary& s) {
+  const auto& r = s.result;
+  std::fprintf(stderr,
+               "gpudedup: %llu records: kept %llu, removed %llu (in %llu clusters), skipped %llu, "
+               "empty %llu\n",
+               (unsigned long long)s.input.records, (unsigned long long)s.kept,
+               (unsigned long long)r.removed, (unsigned long long)r.clusters,
+               (unsigned long long)s.input.skipped, (unsigned long long)r.empty);
+  if (job.config.method == Method::minhash) {
+    std::fprintf(stderr, "gpudedup: minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs\n",
+                 job.config.minhash.num_perm, r.lsh.bands, r.lsh.rows, job.config.lsh.bands ? "given" : "auto",
+                 job.config.lsh.threshold, (unsigned long long)r.candidate_pairs);
+  } else {
+    std::fprintf(stderr, "gpudedup: exact join, threshold %.3f, %llu pairs\n", job.config.lsh.threshold,
+                 (unsigned long long)r.candidate_pairs);
+  }
+  const double t = s.seconds_total > 0 ? s.seconds_total : 1e-9;
+  std::fprintf(stderr,
+               "gpudedup: backend %s, %.2f s (read %.2f, sketch %.2f, candidates %.2f, cluster %.2f, "
+               "write %.2f): %.0f docs/s, %.1f MB/s\n",
+               to_string(s.backend), s.seconds_total, s.seconds_read, r.seconds.sketch, r.seconds.candidates,
+               r.seconds.cluster, s.seconds_write, double(s.input.documents) / t, double(s.input.bytes) / t / 1e6);
+  for (const auto& line : s.input.reports) std::fprintf(stderr, "gpudedup: skipped %s\n", line.c_str());
+  if (s.input.skipped > s.input.reports.size()) {
+    std::fprintf(stderr, "gpudedup: ... and %llu more skipped records\n",
+                 (unsigned long long)(s.input.skipped - s.input.reports.size()));
+  }
+}
+
+int run_dedup_command(int argc, char** argv) {
+  cxxopts::Options o(argv[0], dedup_help);
+  add_input_options(o);
+  add_sketch_options(o);
+  add_dedup_options(o);
+  add_backend_options(o);
+  cxxopts::ParseResult r;
+  if (!parse_or_help(o, argc, argv, r)) return 0;
+  DedupJob job;
+  job.input = read_input_options(r);
+  job.batch_size = batch_size(r);
+  job.batch_max_bytes = batch_max_bytes;
+  read_sketch_options(r, job.config);
+  read_backend_options(r, job.config);
+  read_dedup_options(r, job);
+  const bool quiet = r.count("quiet") > 0;
+  ProgressLine line(!quiet);
+  const DedupSummary s = run_dedup(job, [&](const Progress& p) { line(p); });
+  line.finish();
+  if (!quiet) print_summary(job, s);
+  return 0;
+}
+
+}  // namespace
+
+GD_REGISTER_COMMAND(dedup, "dedup", "find near-duplicates and write the deduplicated corpus",
+                    run_dedup_command);
+
+}  // namespace gpudedup::cli

@@ -1,0 +1,21 @@
+#pragma once
+// The --removed, --pairs and --clusters files.
+#include <ostream>
+
+#include "gpudedup/engine.hpp"
+#include "host/id_table.hpp"
+
+namespace gpudedup::detail {
+
+/// Writes a TSV field: tab, newline, carriage return and backslash escaped as \t \n \r \\.
+void write_tsv_field(std::ostream& out, std::string_view s);
+
+/// id <TAB> duplicate_of, one line per removed document, in input order.
+void write_removed(std::ostream& out, const DedupResult& r, const IdTable& ids);
+/// id_a <TAB> id_b <TAB> similarity (6 decimals), in the order the clustering used them.
+void write_pairs(std::ostream& out, const DedupResult& r, const IdTable& ids);
+/// One JSON line per cluster of two or more, numbered by their representatives' order;
+/// members in input order.
+void write_clusters(std::ostream& out, const DedupResult& r, const IdTable& ids);
+
+}  // namespace gpudedup::detail

@@ -1,0 +1,60 @@
+#pragma once
+/// @file pipeline.hpp
+/// The whole dedup job as one call: read -> sketch -> candidates -> verify -> cluster ->
+/// write. `gpudedup dedup` is this function plus option parsing.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "gpudedup/config.hpp"
+#include "gpudedup/engine.hpp"
+#include "gpudedup/io.hpp"
+
+namespace gpudedup {
+
+/// Where results go; an empty path means "do not write it". Every file is written under
+/// a temporary name and renamed at the end (AtomicOutputFile).
+struct OutputOptions {
+  std::string output;    ///< kept records, byte-for-byte copies, in input order
+  std::string removed;   ///< TSV: id <TAB> duplicate_of
+  std::string pairs;     ///< TSV: id_a <TAB> id_b <TAB> similarity
+  std::string clusters;  ///< JSONL: {"cluster": n, "representative": id, "members": [ids]}
+  std::string stats;     ///< JSON: counts, parameters, seconds per stage
+};
+
+/// A snapshot for progress reporting, sent after every batch and at stage changes.
+struct Progress {
+  const char* stage = "";        ///< "sketch", "candidates", "write"
+  uint64_t documents = 0;        ///< documents sketched so far
+  uint64_t input_bytes = 0;      ///< bytes read so far
+  uint64_t total_input_bytes = 0;///< sum of input file sizes (0 when unknown: stdin, .zst)
+  double seconds = 0;            ///< since the job started
+};
+using ProgressCallback = std::function<void(const Progress&)>;
+
+struct DedupSummary {
+  InputStats input;
+  DedupResult result;       ///< document numbers index the documents in input order
+  Backend backend = Backend::cpu;
+  uint64_t kept = 0;        ///< documents written (kept + removed + input.skipped = input.records)
+  double seconds_read = 0;  ///< reading and parsing (overlaps nothing: measured apart)
+  double seconds_write = 0;
+  double seconds_total = 0;
+};
+
+struct DedupJob {
+  InputOptions input;
+  Config config;
+  OutputOptions outputs;
+  size_t batch_size = 65536;                 ///< documents per batch
+  size_t batch_max_bytes = size_t(256) << 20;///< text bytes per batch
+};
+
+/// Runs the job. @throws usage_error for bad options, data_error for unreadable input,
+/// strict-mode bad records and write failures (no partial output file is left).
+DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress = {});
+
+/// The stats JSON written by --stats (also useful to print).
+std::string stats_json(const DedupJob& job, const DedupSummary& summary);
+
+}  // namespace gpudedup
