@@ -1,0 +1,184 @@
+// End-to-end tests of the gpudedup program: outputs, exit codes, invariants.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "gpudedup/sketch_file.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string err;
+};
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gpudedup_cli_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  void write(const std::string& name, const std::string& content) const {
+    std::ofstream(path(name), std::ios::binary) << content;
+  }
+  static std::string read(const std::string& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  }
+  Run run(const std::string& args) const {
+    const std::string err = path("stderr.txt");
+    const std::string cmd = std::string(GPUDEDUP_BINARY) + " " + args + " 2>" + err;
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read(err)};
+  }
+  static long count_lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+  fs::path dir_;
+};
+
+const char* base_text =
+    "The committee approved the new budget for the coming year after a long debate about "
+    "schools, roads and the public library, and the mayor thanked everyone for coming.";
+
+std::string corpus() {
+  std::string c;
+  c += std::string("{\"id\": \"a\", \"text\": \"") + base_text + "\"}\n";
+  c += "{\"id\": \"b\", \"text\": \"An unrelated note on compilers, registers and instruction scheduling.\"}\n";
+  c += "this line is not json\n";
+  c += std::string("{\"id\": \"c\", \"text\": \"") + base_text + " \"}\n";
+  c += "{\"id\": \"d\", \"body\": \"missing text field\"}\n";
+  c += std::string("{\"id\": \"e\", \"text\": \"THE ") + (base_text + 4) + "\"}\n";
+  c += "{\"id\": \"f\", \"text\": \"\"}\n";
+  return c;
+}
+
+}  // namespace
+
+TEST_F(CliTest, DedupWritesKeptRecordsAndSideFiles) {
+  write("in.jsonl", corpus());
+  const Run r = run("dedup " + path("in.jsonl") + " --id-field id -o " + path("kept.jsonl") + " --removed " +
+                    path("removed.tsv") + " --clusters " + path("clusters.jsonl") + " --pairs " +
+                    path("pairs.tsv") + " --stats " + path("stats.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  // a, c, e are copies (c has a trailing space, e differs only in case): c and e go.
+  const std::string kept = read(path("kept.jsonl"));
+  EXPECT_NE(kept.find("\"id\": \"a\""), std::string::npos);
+  EXPECT_NE(kept.find("\"id\": \"b\""), std::string::npos);
+  EXPECT_EQ(kept.find("\"id\": \"c\""), std::string::npos);
+  EXPECT_EQ(kept.find("\"id\": \"e\""), std::string::npos);
+  EXPECT_NE(kept.find("\"id\": \"f\""), std::string::npos);  // empty: kept, never a duplicate
+  EXPECT_EQ(count_lines(kept), 3);
+  EXPECT_EQ(read(path("removed.tsv")), "c\ta\ne\ta\n");
+  EXPECT_EQ(read(path("clusters.jsonl")),
+            "{\"cluster\": 0, \"representative\": \"a\", \"members\": [\"a\", \"c\", \"e\"]}\n");
+  EXPECT_EQ(count_lines(read(path("pairs.tsv"))), 2);
+  const std::string stats = read(path("stats.json"));
+  EXPECT_NE(stats.find("\"records\": 7"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"kept\": 3"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"removed\": 2"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"skipped\": 2"), std::string::npos) << stats;  // kept+removed+skipped=records
+  EXPECT_NE(stats.find("\"empty\": 1"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"backend\": \"cpu\""), std::string::npos) << stats;
+  EXPECT_NE(r.err.find("in.jsonl:3"), std::string::npos) << r.err;  // skipped record reported
+  EXPECT_NE(r.err.find("in.jsonl:5"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, ExactMethodFindsTheSameClusters) {
+  write("in.jsonl", corpus());
+  const Run r = run("dedup --method exact --quiet " + path("in.jsonl") + " --id-field id --removed " +
+                    path("removed.tsv"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read(path("removed.tsv")), "c\ta\ne\ta\n");
+  EXPECT_TRUE(r.err.empty()) << r.err;  // --quiet
+}
+
+TEST_F(CliTest, StrictStopsAtFirstBadRecordNamingFileAndLine) {
+  write("in.jsonl", corpus());
+  const Run r = run("dedup --strict " + path("in.jsonl") + " -o " + path("kept.jsonl"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("in.jsonl:3"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("kept.jsonl")));  // no partial output
+}
+
+TEST_F(CliTest, TextAndStdinInput) {
+  write("in.txt", std::string(base_text) + "\nsomething else entirely, not alike at all\n" + base_text + "\n");
+  Run r = run("dedup --quiet " + path("in.txt") + " -o " + path("kept.txt") + " --removed " + path("r.tsv"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read(path("r.tsv")), "2\t0\n");
+  EXPECT_EQ(count_lines(read(path("kept.txt"))), 2);
+  r = run("dedup --quiet - --input-format text -o " + path("kept2.txt") + " < " + path("in.txt"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read(path("kept2.txt")), read(path("kept.txt")));
+}
+
+TEST_F(CliTest, UsageErrorsExitTwoAndNameTheOption) {
+  write("in.jsonl", corpus());
+  const std::string in = path("in.jsonl");
+  struct Case {
+    std::string args, needle;
+  } cases[] = {
+      {"dedup " + in + " --threshold 0", "--threshold"},
+      {"dedup " + in + " --threshold 1.5", "--threshold"},
+      {"dedup " + in + " --ngram 0", "--ngram"},
+      {"dedup " + in + " --num-perm 0", "--num-perm"},
+      {"dedup " + in + " --bands 20 --rows 20", "--bands"},
+      {"dedup " + in + " --bands 20", "--bands"},
+      {"dedup " + in + " --shingle syllable", "--shingle"},
+      {"dedup " + in + " --verify maybe", "--verify"},
+      {"dedup " + in + " --method magic", "--method"},
+      {"dedup " + in + " --backend tpu", "--backend"},
+      {"dedup " + in + " --no-such-option", "no-such-option"},
+      {"dedup", "no input"},
+      {"frobnicate", "unknown command"},
+  };
+  for (const auto& c : cases) {
+    const Run r = run(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.args << "\n" << r.err;
+  }
+}
+
+TEST_F(CliTest, MissingInputExitsOneNamingThePath) {
+  const Run r = run("dedup " + path("nope.jsonl") + " -o " + path("kept.jsonl"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("nope.jsonl"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("kept.jsonl")));
+}
+
+TEST_F(CliTest, SketchFileHasHeaderAndOneRecordPerDocument) {
+  write("in.jsonl", corpus());
+  const Run r = run("sketch --quiet --num-perm 64 --seed 9 " + path("in.jsonl") + " --id-field id -o " + path("s.bin"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<gpudedup::SketchRecord> recs;
+  const auto h = gpudedup::read_sketch_file(path("s.bin"), &recs);
+  EXPECT_EQ(h.num_perm, 64u);
+  EXPECT_EQ(h.seed, 9u);
+  EXPECT_EQ(h.ngram, 5u);
+  ASSERT_EQ(h.documents, 5u);
+  ASSERT_EQ(recs.size(), 5u);
+  EXPECT_EQ(recs[0].id, "a");
+  EXPECT_EQ(recs[1].id, "b");
+  EXPECT_EQ(recs[2].values, recs[0].values);  // a and c normalize to the same text
+  EXPECT_NE(recs[1].values, recs[0].values);
+  EXPECT_EQ(recs[4].values, std::vector<uint32_t>(64, 0xFFFFFFFFu));  // empty document
+}
+
+TEST_F(CliTest, InfoAndHelp) {
+  EXPECT_EQ(run("info").code, 0);
+  EXPECT_EQ(run("dedup --help").code, 0);
+  EXPECT_EQ(run("--help").code, 0);
+}
