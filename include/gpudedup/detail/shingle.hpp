@@ -40,14 +40,28 @@ GD_HD bool char_shingle_at(const uint8_t* s, size_t n, size_t p, uint32_t k, siz
   return false;
 }
 
-/// Calls f(hash) for every char shingle of the normalized text s[0, n).
+/// Calls f(hash) for every char shingle of the normalized text s[0, n), in order. One
+/// pass with a ring of the last k+1 code-point starts; it gives exactly the shingles
+/// char_shingle_at finds at each code-point start (tests/shingle_test.cpp checks it).
 template <class F>
 GD_HD void for_each_char_shingle(const uint8_t* s, size_t n, uint32_t k, F&& f) {
-  size_t end = 0;
-  for (size_t p = 0; p < n; p += decode_utf8(s + p, n - p).length) {
-    if (!char_shingle_at(s, n, p, k, &end)) break;  // the tail is shorter than k
-    f(xxhash64(s + p, end - p));
+  if (n == 0) return;
+  size_t ring[max_ngram + 1];  // ring[j % (k+1)] = start of code point j
+  ring[0] = 0;
+  uint32_t head = 0;           // slot of the newest start
+  uint32_t tail = 0;           // slot of the start k code points back
+  uint64_t count = 0;          // code points consumed
+  for (size_t p = 0; p < n;) {
+    p += s[p] < 0x80 ? 1 : decode_utf8(s + p, n - p).length;
+    ++count;
+    head = head == k ? 0 : head + 1;
+    ring[head] = p;
+    if (count >= k) {
+      f(xxhash64(s + ring[tail], p - ring[tail]));
+      tail = tail == k ? 0 : tail + 1;
+    }
   }
+  if (count < k) f(xxhash64(s, n));  // shorter than k: the whole text is one shingle
 }
 
 /// Calls f(begin, end) for every word token of the normalized text s[0, n), in order.

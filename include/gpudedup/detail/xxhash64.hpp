@@ -7,8 +7,13 @@
 /// what XXH64 gives for their little-endian bytes, without a byte-by-byte copy.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "gpudedup/detail/hd.hpp"
+
+#if !defined(__CUDA_ARCH__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "gpudedup hashes assume a little-endian host"
+#endif
 
 namespace gpudedup::detail {
 
@@ -40,15 +45,31 @@ GD_HD uint64_t xxh64_avalanche(uint64_t h) {
   return h;
 }
 
-/// Little-endian reads from a byte string (any alignment).
+/// Little-endian reads from a byte string (any alignment). On the host (x86-64 and
+/// AArch64 are little-endian) memcpy compiles to one unaligned load; on the device,
+/// where unaligned loads fault, the bytes are assembled one by one.
 struct byte_source {
   const uint8_t* p;
   GD_HD uint8_t read8(size_t i) const { return p[i]; }
   GD_HD uint32_t read32(size_t i) const {
+#ifdef __CUDA_ARCH__
     return uint32_t(p[i]) | uint32_t(p[i + 1]) << 8 | uint32_t(p[i + 2]) << 16 |
            uint32_t(p[i + 3]) << 24;
+#else
+    uint32_t v;
+    std::memcpy(&v, p + i, 4);
+    return v;
+#endif
   }
-  GD_HD uint64_t read64(size_t i) const { return uint64_t(read32(i)) | uint64_t(read32(i + 4)) << 32; }
+  GD_HD uint64_t read64(size_t i) const {
+#ifdef __CUDA_ARCH__
+    return uint64_t(read32(i)) | uint64_t(read32(i + 4)) << 32;
+#else
+    uint64_t v;
+    std::memcpy(&v, p + i, 8);
+    return v;
+#endif
+  }
 };
 
 /// Little-endian view of an array of uint32 values; byte offsets are multiples of 4.
