@@ -60,7 +60,7 @@ std::unique_ptr<ByteSource> open_file_source(const std::string& path) {
 /// Copies what it reads from the input into the spool file.
 class TeeSource : public ByteSource {
  public:
-  TeeSource(Spool& spool, int source_fd) : spool_(spool), in_(source_fd, false, spool.name(), false, 0) {}
+  TeeSource(Spool& spool, int source_fd, bool owned) : spool_(spool), in_(source_fd, owned, spool.name(), false, 0) {}
   size_t read(char* dst, size_t n) override {
     const size_t got = in_.read(dst, n);
     if (got == 0) {
@@ -104,8 +104,8 @@ Spool::~Spool() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::unique_ptr<ByteSource> Spool::tee_from(int source_fd) {
-  return std::make_unique<TeeSource>(*this, source_fd);
+std::unique_ptr<ByteSource> Spool::tee_from(int source_fd, bool owned) {
+  return std::make_unique<TeeSource>(*this, source_fd, owned);
 }
 
 std::unique_ptr<ByteSource> Spool::replay() const {

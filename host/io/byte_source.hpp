@@ -33,8 +33,9 @@ class Spool {
   Spool(const Spool&) = delete;
   Spool& operator=(const Spool&) = delete;
 
-  /// First pass: reads `source_fd` (not owned) and copies every byte read to the spool.
-  std::unique_ptr<ByteSource> tee_from(int source_fd);
+  /// First pass: reads `source_fd` (closed at the end when `owned`) and copies every
+  /// byte read to the spool.
+  std::unique_ptr<ByteSource> tee_from(int source_fd, bool owned);
   /// Second pass: replays what the first pass read. @throws data_error if not complete.
   std::unique_ptr<ByteSource> replay() const;
   const std::string& name() const { return name_; }
