@@ -35,7 +35,9 @@ class ZstdSource : public ByteSource {
       if (ZSTD_isError(ret))
         throw data_error(inner_->name() + ": corrupt zstd data (" + ZSTD_getErrorName(ret) +
                          "); check the file with `zstd -t`, or drop the .zst suffix if it is not compressed");
-      frame_open_ = ret != 0;
+      // An empty call at a frame boundary returns the next header's size hint, not 0, so
+      // only calls that moved data tell whether a frame is still open.
+      if (!starved || out.pos > 0) frame_open_ = ret != 0;
       if (starved && out.pos == 0) {
         // No more input and nothing left to flush: a frame still open means truncation.
         if (frame_open_ && any_input_)
