@@ -1,0 +1,128 @@
+// Input resolution: errors are raised here, before any work, so that a typo in the last
+// path does not surface after an hour of reading the first ones.
+#include "host/io/input_list.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "gpudedup/errors.hpp"
+#include "host/io/zstd_source.hpp"
+
+namespace gpudedup::io {
+namespace fs = std::filesystem;
+namespace {
+
+bool ends_with_ci(const std::string& s, const std::string& suffix) {
+  if (s.size() < suffix.size()) return false;
+  return std::equal(suffix.begin(), suffix.end(), s.end() - std::ptrdiff_t(suffix.size()),
+                    [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+}
+
+const char* format_option(InputFormat f) {
+  switch (f) {
+    case InputFormat::jsonl: return "--format jsonl";
+    case InputFormat::text: return "--format text";
+    case InputFormat::directory: return "--format directory";
+    case InputFormat::automatic: break;
+  }
+  return "--format auto";
+}
+
+}  // namespace
+
+bool is_zstd_name(const std::string& path) { return ends_with_ci(path, ".zst"); }
+
+InputFormat format_for_name(const std::string& path) {
+  std::string base = path;
+  if (is_zstd_name(base)) base.resize(base.size() - 4);
+  for (const char* ext : {".jsonl", ".json", ".ndjson"})
+    if (ends_with_ci(base, ext)) return InputFormat::jsonl;
+  return InputFormat::text;
+}
+
+std::vector<Input> resolve_inputs(const InputOptions& options) {
+  if (options.paths.empty()) throw usage_error("no input given: name files, folders, or - for stdin");
+  std::vector<Input> inputs;
+  bool stdin_seen = false;
+  for (const auto& path : options.paths) {
+    Input in;
+    in.path = path;
+    in.name = path;
+    if (path == "-") {
+      if (stdin_seen) throw usage_error("- (stdin) is given twice; stdin can be read only once");
+      stdin_seen = true;
+      if (options.format == InputFormat::directory)
+        throw usage_error("- (stdin) cannot be read with --format directory; use --format jsonl or text");
+      in.name = "<stdin>";
+      in.format = options.format == InputFormat::automatic ? InputFormat::text : options.format;
+      in.spool = std::make_unique<Spool>(in.name);
+      inputs.push_back(std::move(in));
+      continue;
+    }
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+      throw data_error(path + ": cannot read input: " + std::strerror(errno) +
+                       "; check the path (relative paths start from the current folder)");
+    if (S_ISDIR(st.st_mode)) {
+      if (options.format != InputFormat::automatic && options.format != InputFormat::directory)
+        throw data_error(path + ": is a folder but " + format_option(options.format) +
+                         " was given; name the files inside it, or use --format directory (or auto)");
+      if (::access(path.c_str(), R_OK | X_OK) != 0)
+        throw data_error(path + ": cannot list the folder: " + std::strerror(errno) + "; check its permissions");
+      in.format = InputFormat::directory;
+      inputs.push_back(std::move(in));
+      continue;
+    }
+    if (options.format == InputFormat::directory)
+      throw data_error(path + ": is not a folder but --format directory was given; use --format auto, jsonl or text");
+    // Open a regular file once to catch permissions now; a pipe is only checked, since
+    // opening and closing its read end could make the writer fail.
+    const int fd = S_ISREG(st.st_mode) ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : ::access(path.c_str(), R_OK);
+    if (fd < 0)
+      throw data_error(path + ": cannot open input: " + std::strerror(errno) + "; check its permissions");
+    if (S_ISREG(st.st_mode)) ::close(fd);
+    in.format = options.format == InputFormat::automatic ? format_for_name(path) : options.format;
+    in.compressed = is_zstd_name(path);
+    // A pipe or device (e.g. <(zcat ...)) can be read only once: spool it like stdin.
+    if (!S_ISREG(st.st_mode)) in.spool = std::make_unique<Spool>(path);
+    inputs.push_back(std::move(in));
+  }
+  return inputs;
+}
+
+std::vector<std::string> list_directory(const std::string& root) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->is_regular_file(type_ec)) files.push_back(it->path().lexically_relative(root).generic_string());
+  }
+  if (ec) throw data_error(root + ": cannot list the folder: " + ec.message() + "; check the permissions of its subfolders");
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::unique_ptr<ByteSource> open_input(Input& input, bool first_pass) {
+  std::unique_ptr<ByteSource> raw;
+  if (!input.spool) {
+    raw = open_file_source(input.path);
+  } else if (!first_pass) {
+    raw = input.spool->replay();
+  } else if (input.path == "-") {
+    raw = input.spool->tee_from(STDIN_FILENO, false);
+  } else {
+    const int fd = ::open(input.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw data_error(input.path + ": cannot open input: " + std::strerror(errno));
+    raw = input.spool->tee_from(fd, true);
+  }
+  return input.compressed ? make_zstd_source(std::move(raw)) : std::move(raw);
+}
+
+}  // namespace gpudedup::io

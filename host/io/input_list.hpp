@@ -1,0 +1,41 @@
+#pragma once
+// Turns InputOptions::paths into the list of inputs to read: checks that each exists and
+// is readable, decides its format, and lists directories.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpudedup/io.hpp"
+#include "host/io/byte_source.hpp"
+
+namespace gpudedup::io {
+
+struct Input {
+  std::string path;            ///< as given; "-" is stdin
+  std::string name;            ///< for messages: the path, or "<stdin>"
+  InputFormat format;          ///< resolved: jsonl, text or directory
+  bool compressed = false;     ///< the name ends in .zst
+  std::unique_ptr<Spool> spool;  ///< stdin and pipes: what the first pass read
+};
+
+/// @throws data_error naming the path when an input is missing, unreadable, or does not
+/// fit the requested format.
+std::vector<Input> resolve_inputs(const InputOptions& options);
+
+/// The format `automatic` gives a file name: jsonl for .jsonl/.json/.ndjson (also followed
+/// by .zst), text otherwise.
+InputFormat format_for_name(const std::string& path);
+
+/// Whether the name ends in .zst (any case).
+bool is_zstd_name(const std::string& path);
+
+/// Regular files under `root`, recursively, as '/'-separated paths relative to `root`,
+/// sorted bytewise so that record numbers do not depend on the file system's order.
+/// Symbolic links to files are followed; links to directories are not (no cycles).
+std::vector<std::string> list_directory(const std::string& root);
+
+/// Opens the bytes of an input: a file, the stdin/pipe spool (first pass: tee; second:
+/// replay), decompressed when `compressed`.
+std::unique_ptr<ByteSource> open_input(Input& input, bool first_pass);
+
+}  // namespace gpudedup::io

@@ -1,0 +1,29 @@
+#pragma once
+// Parses one JSONL record: simdjson first (fast, SIMD), the fallback parser for anything
+// simdjson refuses (invalid UTF-8, unpaired surrogate escapes, and malformed lines, for
+// which it writes the message).
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "host/io/json_fields.hpp"
+
+namespace gpudedup::io {
+
+class JsonlParser {
+ public:
+  JsonlParser(std::string text_field, std::string id_field);
+  ~JsonlParser();
+  JsonlParser(const JsonlParser&) = delete;
+  JsonlParser& operator=(const JsonlParser&) = delete;
+
+  /// @return true with `fields.text` (and `fields.id` when an id field is set) filled with
+  /// views valid until the next call; false with `problem` saying what is wrong.
+  bool parse(std::string_view line, RecordFields& fields, std::string& problem);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpudedup::io

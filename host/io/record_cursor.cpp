@@ -1,0 +1,93 @@
+// Record boundaries are decided here and only here, so the second pass (write_kept) numbers
+// records exactly as the first pass did.
+#include "host/io/record_cursor.hpp"
+
+#include <string>
+#include <vector>
+
+#include "host/io/line_reader.hpp"
+#include "host/io/zstd_source.hpp"
+
+namespace gpudedup::io {
+namespace {
+
+bool is_blank(std::string_view s) {
+  for (char c : s)
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+  return true;
+}
+
+class LineCursor : public RecordCursor {
+ public:
+  LineCursor(Input& input, bool first_pass, size_t chunk_bytes)
+      : input_(input), source_(open_input(input, first_pass)), lines_(*source_, chunk_bytes) {}
+
+  bool next(RawRecord& r) override {
+    std::string_view line;
+    while (lines_.next(line)) {
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF files
+      if (input_.format == InputFormat::jsonl && is_blank(line)) {
+        ++blank_;
+        continue;
+      }
+      r.bytes = line;
+      r.line = lines_.line_number();
+      r.id = {};
+      r.name = input_.name;
+      return true;
+    }
+    return false;
+  }
+  uint64_t bytes_read() const override { return lines_.bytes_read(); }
+  uint64_t blank_lines() const override { return blank_; }
+
+ private:
+  Input& input_;
+  std::unique_ptr<ByteSource> source_;
+  LineReader lines_;
+  uint64_t blank_ = 0;
+};
+
+/// One record per regular file; a file whose name ends in .zst is decompressed.
+class DirectoryCursor : public RecordCursor {
+ public:
+  DirectoryCursor(Input& input, size_t chunk_bytes)
+      : input_(input), files_(list_directory(input.path)), chunk_bytes_(chunk_bytes) {}
+
+  bool next(RawRecord& r) override {
+    if (index_ == files_.size()) return false;
+    const std::string& rel = files_[index_++];
+    path_ = input_.path;
+    if (path_.empty() || path_.back() != '/') path_ += '/';
+    path_ += rel;
+    std::unique_ptr<ByteSource> source = open_file_source(path_);
+    if (is_zstd_name(rel)) source = make_zstd_source(std::move(source));
+    content_.clear();
+    append_all(*source, content_, chunk_bytes_);
+    bytes_ += content_.size();
+    r.bytes = content_;
+    r.line = 0;
+    r.id = rel;
+    r.name = path_;
+    return true;
+  }
+  uint64_t bytes_read() const override { return bytes_; }
+
+ private:
+  Input& input_;
+  std::vector<std::string> files_;
+  size_t chunk_bytes_;
+  size_t index_ = 0;
+  std::string path_;
+  std::string content_;
+  uint64_t bytes_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<RecordCursor> open_cursor(Input& input, bool first_pass, size_t chunk_bytes) {
+  if (input.format == InputFormat::directory) return std::make_unique<DirectoryCursor>(input, chunk_bytes);
+  return std::make_unique<LineCursor>(input, first_pass, chunk_bytes);
+}
+
+}  // namespace gpudedup::io

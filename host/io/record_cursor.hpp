@@ -1,0 +1,34 @@
+#pragma once
+// Walks the records of one input in order, the same way on both passes: a JSONL line that
+// is not blank, a text line, or a file of a folder.
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "host/io/input_list.hpp"
+
+namespace gpudedup::io {
+
+/// One record as it is in the input.
+struct RawRecord {
+  std::string_view bytes;  ///< the line without its "\n" or "\r\n", or the file's content
+  uint64_t line = 0;       ///< 1-based line number; 0 for a file of a folder
+  std::string_view id;     ///< folder input: the file's relative path; empty otherwise
+  std::string_view name;   ///< where it came from, for messages
+};
+
+class RecordCursor {
+ public:
+  virtual ~RecordCursor() = default;
+  /// @return false after the last record. Views stay valid until the next call.
+  virtual bool next(RawRecord& record) = 0;
+  /// Bytes read so far (after decompression).
+  virtual uint64_t bytes_read() const = 0;
+  /// JSONL lines holding only white space, passed over so far.
+  virtual uint64_t blank_lines() const { return 0; }
+};
+
+/// @param chunk_bytes the read size (LineReader); tests pass small values.
+std::unique_ptr<RecordCursor> open_cursor(Input& input, bool first_pass, size_t chunk_bytes);
+
+}  // namespace gpudedup::io

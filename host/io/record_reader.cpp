@@ -1,0 +1,121 @@
+// RecordReader: the first pass turns records into batches (parsing JSONL, counting and
+// reporting bad records); write_kept is a second, independent pass over the same inputs.
+#include <ostream>
+#include <string>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/io.hpp"
+#include "host/io/input_list.hpp"
+#include "host/io/jsonl_parser.hpp"
+#include "host/io/line_reader.hpp"
+#include "host/io/record_cursor.hpp"
+
+namespace gpudedup {
+
+struct RecordReader::Impl {
+  InputOptions options;
+  std::vector<io::Input> inputs;
+  InputStats stats;
+  io::JsonlParser jsonl;
+  size_t current = 0;                        // index of the input being read
+  std::unique_ptr<io::RecordCursor> cursor;  // on inputs[current], when open
+  uint64_t closed_bytes = 0;                 // bytes and blank lines of finished inputs
+  uint64_t closed_blank = 0;
+  bool exhausted = false;
+  io::RecordFields fields;
+  std::string problem;
+
+  explicit Impl(InputOptions o)
+      : options(std::move(o)), inputs(io::resolve_inputs(options)), jsonl(options.text_field, options.id_field) {}
+
+  /// The next raw record of the first pass, moving through the inputs.
+  bool next_raw(io::RawRecord& r) {
+    while (current < inputs.size()) {
+      if (!cursor) cursor = io::open_cursor(inputs[current], true, io::kDefaultChunkBytes);
+      if (cursor->next(r)) return true;
+      closed_bytes += cursor->bytes_read();
+      closed_blank += cursor->blank_lines();
+      cursor.reset();
+      ++current;
+    }
+    return false;
+  }
+
+  void update_counts() {
+    stats.bytes = closed_bytes + (cursor ? cursor->bytes_read() : 0);
+    stats.blank_lines = closed_blank + (cursor ? cursor->blank_lines() : 0);
+  }
+
+  void bad_record(const io::RawRecord& r) {
+    ++stats.skipped;
+    std::string message = std::string(r.name) + ":" + std::to_string(r.line) + ": " + problem;
+    if (options.strict) {
+      update_counts();
+      throw data_error(message);
+    }
+    if (stats.reports.size() < options.report_limit) stats.reports.push_back(std::move(message));
+  }
+
+  /// Adds record `number` to the batch, or counts it as skipped.
+  void take(const io::RawRecord& r, uint64_t number, InputBatch& batch) {
+    const io::Input& in = inputs[current];
+    if (in.format == InputFormat::jsonl) {
+      if (!jsonl.parse(r.bytes, fields, problem)) return bad_record(r);
+      batch.docs.add(fields.text);
+      batch.ids.emplace_back(options.id_field.empty() ? std::to_string(number) : std::string(fields.id));
+    } else {
+      batch.docs.add(r.bytes);
+      batch.ids.emplace_back(in.format == InputFormat::directory ? std::string(r.id) : std::to_string(number));
+    }
+    batch.records.push_back(number);
+    ++stats.documents;
+  }
+};
+
+RecordReader::RecordReader(InputOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+RecordReader::~RecordReader() = default;
+
+const InputStats& RecordReader::stats() const { return impl_->stats; }
+
+bool RecordReader::next(InputBatch& batch, size_t max_docs, size_t max_bytes) {
+  GD_EXPECTS(max_docs > 0, "RecordReader::next: max_docs must be at least 1 (--batch-size)");
+  auto& m = *impl_;
+  batch.clear();
+  // max_bytes == 0: no byte limit. A batch always takes at least one document, however long.
+  while (batch.size() < max_docs && (max_bytes == 0 || batch.docs.bytes.size() < max_bytes)) {
+    io::RawRecord r;
+    if (!m.next_raw(r)) {
+      m.exhausted = true;
+      break;
+    }
+    const uint64_t number = m.stats.records++;
+    m.take(r, number, batch);
+  }
+  m.update_counts();
+  return !batch.docs.empty();
+}
+
+void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& out) {
+  auto& m = *impl_;
+  GD_EXPECTS(m.exhausted, "RecordReader::write_kept: read the input to the end with next() first");
+  uint64_t number = 0;
+  for (auto& input : m.inputs) {
+    auto cursor = io::open_cursor(input, false, io::kDefaultChunkBytes);
+    io::RawRecord r;
+    while (cursor->next(r)) {
+      if (number < keep.size() && keep[number]) {
+        out.write(r.bytes.data(), std::streamsize(r.bytes.size()));
+        out.put('\n');
+        if (!out) throw data_error("cannot write the kept records: the output stream failed (is the disk full?)");
+      }
+      ++number;
+    }
+  }
+  if (number != m.stats.records)
+    throw data_error("the inputs changed between the two passes (" + std::to_string(m.stats.records) +
+                     " records first, " + std::to_string(number) +
+                     " now); do not modify the input files while gpudedup runs");
+}
+
+}  // namespace gpudedup
