@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
+struct RunResult {
   int code;
   std::string err;
 };
@@ -39,7 +39,7 @@ class CliTest : public ::testing::Test {
     ss << f.rdbuf();
     return ss.str();
   }
-  Run run(const std::string& args) const {
+  RunResult run(const std::string& args) const {
     const std::string err = path("stderr.txt");
     const std::string cmd = std::string(GPUDEDUP_BINARY) + " " + args + " 2>" + err;
     const int status = std::system(cmd.c_str());
@@ -70,7 +70,7 @@ std::string corpus() {
 
 TEST_F(CliTest, DedupWritesKeptRecordsAndSideFiles) {
   write("in.jsonl", corpus());
-  const Run r = run("dedup " + path("in.jsonl") + " --id-field id -o " + path("kept.jsonl") + " --removed " +
+  const RunResult r = run("dedup " + path("in.jsonl") + " --id-field id -o " + path("kept.jsonl") + " --removed " +
                     path("removed.tsv") + " --clusters " + path("clusters.jsonl") + " --pairs " +
                     path("pairs.tsv") + " --stats " + path("stats.json"));
   ASSERT_EQ(r.code, 0) << r.err;
@@ -99,7 +99,7 @@ TEST_F(CliTest, DedupWritesKeptRecordsAndSideFiles) {
 
 TEST_F(CliTest, ExactMethodFindsTheSameClusters) {
   write("in.jsonl", corpus());
-  const Run r = run("dedup --method exact --quiet " + path("in.jsonl") + " --id-field id --removed " +
+  const RunResult r = run("dedup --method exact --quiet " + path("in.jsonl") + " --id-field id --removed " +
                     path("removed.tsv"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(read(path("removed.tsv")), "c\ta\ne\ta\n");
@@ -108,7 +108,7 @@ TEST_F(CliTest, ExactMethodFindsTheSameClusters) {
 
 TEST_F(CliTest, StrictStopsAtFirstBadRecordNamingFileAndLine) {
   write("in.jsonl", corpus());
-  const Run r = run("dedup --strict " + path("in.jsonl") + " -o " + path("kept.jsonl"));
+  const RunResult r = run("dedup --strict " + path("in.jsonl") + " -o " + path("kept.jsonl"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("in.jsonl:3"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(path("kept.jsonl")));  // no partial output
@@ -116,7 +116,7 @@ TEST_F(CliTest, StrictStopsAtFirstBadRecordNamingFileAndLine) {
 
 TEST_F(CliTest, TextAndStdinInput) {
   write("in.txt", std::string(base_text) + "\nsomething else entirely, not alike at all\n" + base_text + "\n");
-  Run r = run("dedup --quiet " + path("in.txt") + " -o " + path("kept.txt") + " --removed " + path("r.tsv"));
+  RunResult r = run("dedup --quiet " + path("in.txt") + " -o " + path("kept.txt") + " --removed " + path("r.tsv"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(read(path("r.tsv")), "2\t0\n");
   EXPECT_EQ(count_lines(read(path("kept.txt"))), 2);
@@ -146,14 +146,14 @@ TEST_F(CliTest, UsageErrorsExitTwoAndNameTheOption) {
       {"frobnicate", "unknown command"},
   };
   for (const auto& c : cases) {
-    const Run r = run(c.args);
+    const RunResult r = run(c.args);
     EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
     EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.args << "\n" << r.err;
   }
 }
 
 TEST_F(CliTest, MissingInputExitsOneNamingThePath) {
-  const Run r = run("dedup " + path("nope.jsonl") + " -o " + path("kept.jsonl"));
+  const RunResult r = run("dedup " + path("nope.jsonl") + " -o " + path("kept.jsonl"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("nope.jsonl"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(path("kept.jsonl")));
@@ -161,7 +161,7 @@ TEST_F(CliTest, MissingInputExitsOneNamingThePath) {
 
 TEST_F(CliTest, SketchFileHasHeaderAndOneRecordPerDocument) {
   write("in.jsonl", corpus());
-  const Run r = run("sketch --quiet --num-perm 64 --seed 9 " + path("in.jsonl") + " --id-field id -o " + path("s.bin"));
+  const RunResult r = run("sketch --quiet --num-perm 64 --seed 9 " + path("in.jsonl") + " --id-field id -o " + path("s.bin"));
   ASSERT_EQ(r.code, 0) << r.err;
   std::vector<gpudedup::SketchRecord> recs;
   const auto h = gpudedup::read_sketch_file(path("s.bin"), &recs);
