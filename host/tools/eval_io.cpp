@@ -82,7 +82,8 @@ Clusters read_pairs_tsv(const std::string& path, IdIndex& ids) {
     const auto a = view.substr(0, tab);
     const auto b = view.substr(tab + 1, tab2 == std::string::npos ? std::string::npos : tab2 - tab - 1);
     if (a.empty() || b.empty()) throw data_error(at + "an empty id");
-    pairs.emplace_back(lookup(ids, a, at), lookup(ids, b, at));
+    const uint32_t first = lookup(ids, a, at);  // separate statements: a is numbered first
+    pairs.emplace_back(first, lookup(ids, b, at));
   }
   if (f.bad()) throw data_error(path + ": read error");
   detail::UnionFind uf(ids.size());
