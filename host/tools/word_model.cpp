@@ -30,7 +30,7 @@ constexpr const char* common_words[] = {
   "got", "united", "left", "number", "course", "war", "until", "always", "away", "something",
   "fact", "though", "water", "less", "public", "put", "think", "almost", "hand", "enough",
   "far", "took", "head", "yet", "government", "system", "better", "set", "told", "nothing",
-  "night", "end", "why", "called", "didn", "eyes", "find", "going", "look", "asked", "later",
+  "night", "end", "why", "called", "eyes", "find", "going", "look", "asked", "later",
   "knew", "point", "next", "program", "city", "business", "give", "group", "toward", "young",
   "days", "let", "room", "president", "side", "social", "present", "given", "several",
   "order", "national", "possible", "rather", "second", "face", "per", "among", "form",
