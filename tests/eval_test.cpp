@@ -1,6 +1,8 @@
 // eval: pair metrics and the adjusted Rand index on hand-computed cases; the readers.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <regex>
@@ -13,14 +15,19 @@ using namespace gpudedup;
 
 namespace {
 
+// ctest runs each test in its own process, in parallel: names carry the pid.
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "eval_test_" + std::to_string(::getpid()) + "_" + name;
+}
+
 std::string write_temp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + "eval_test_" + name;
+  const std::string path = temp_path(name);
   std::ofstream(path, std::ios::binary) << content;
   return path;
 }
 
 std::string run(const std::string& args, int* rc) {
-  const std::string out = ::testing::TempDir() + "eval_test_cli.txt";
+  const std::string out = temp_path("cli.txt");
   *rc = std::system((std::string(GPUDEDUP_BINARY) + " " + args + " > " + out + " 2>&1").c_str());
   *rc = WEXITSTATUS(*rc);
   std::ifstream f(out);

@@ -1,5 +1,6 @@
 // tune: the table's best row is what dedup picks automatically (choose_lsh_params).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -14,7 +15,7 @@ using namespace gpudedup;
 namespace {
 
 std::string run(const std::string& args, int* rc) {
-  const std::string out = ::testing::TempDir() + "tune_test_cli.txt";
+  const std::string out = ::testing::TempDir() + "tune_test_cli_" + std::to_string(::getpid()) + ".txt";
   *rc = WEXITSTATUS(std::system((std::string(GPUDEDUP_BINARY) + " " + args + " > " + out + " 2>&1").c_str()));
   std::ifstream f(out);
   return std::string(std::istreambuf_iterator<char>(f), {});

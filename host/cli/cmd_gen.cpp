@@ -8,7 +8,7 @@
 #include "gpudedup/errors.hpp"
 #include "host/cli/command.hpp"
 #include "host/cli/options.hpp"
-#include "host/tools/output_file.hpp"
+#include "gpudedup/io.hpp"
 
 namespace gpudedup::cli {
 namespace {
@@ -98,8 +98,8 @@ int run_gen(int argc, char** argv) {
   }
   const auto start = std::chrono::steady_clock::now();
   const CorpusGenerator gen(std::move(c));
-  tools::TemporaryOutput corpus(value<std::string>(r, "output"));
-  tools::TemporaryOutput truth(value<std::string>(r, "truth"));
+  AtomicOutputFile corpus(value<std::string>(r, "output"));
+  AtomicOutputFile truth(value<std::string>(r, "truth"));
   const CorpusSummary s = gen.write(corpus.stream(), truth.stream());
   corpus.commit();
   truth.commit();
