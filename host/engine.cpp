@@ -47,7 +47,7 @@ struct Engine::Impl {
     }
     for (auto& h : hashes) {
       set_sizes.push_back(uint32_t(h.size()));
-      sets.hashes.insert(sets.hashes.end(), h.begin(), h.end());
+      sets.hashes.append(h.data(), h.size());
       sets.offsets.push_back(sets.hashes.size());
     }
   }
@@ -141,7 +141,7 @@ ShingleSets Engine::shingle_sets(const DocumentBatch& batch) const {
   std::vector<uint64_t> hashes;
   for (size_t d = 0; d < batch.size(); ++d) {
     detail::shingle_set(impl_->spec.shingles, batch.text(d), scratch, hashes);
-    out.hashes.insert(out.hashes.end(), hashes.begin(), hashes.end());
+    out.hashes.append(hashes.data(), hashes.size());
     out.offsets.push_back(out.hashes.size());
   }
   return out;

@@ -52,7 +52,7 @@ class CpuBackend final : public ComputeBackend {
     }
     if (sets) {
       for (auto& h : kept) {
-        sets->hashes.insert(sets->hashes.end(), h.begin(), h.end());
+        sets->hashes.append(h.data(), h.size());
         sets->offsets.push_back(sets->hashes.size());
       }
     }

@@ -11,13 +11,14 @@
 #include "gpudedup/config.hpp"
 #include "gpudedup/document_batch.hpp"
 #include "gpudedup/lsh.hpp"
+#include "gpudedup/pod_buffer.hpp"
 
 namespace gpudedup {
 
 /// MinHash signatures, row-major: document i owns values[i*num_perm, (i+1)*num_perm).
 struct Signatures {
   uint32_t num_perm = 0;
-  std::vector<uint32_t> values;
+  PodBuffer<uint32_t> values;
   size_t size() const { return num_perm ? values.size() / num_perm : 0; }
   const uint32_t* row(size_t i) const { return values.data() + i * num_perm; }
 };
@@ -25,7 +26,7 @@ struct Signatures {
 /// Sorted, duplicate-free shingle hashes of each document (CSR layout).
 struct ShingleSets {
   std::vector<uint64_t> offsets{0};  ///< size() + 1 entries
-  std::vector<uint64_t> hashes;
+  PodBuffer<uint64_t> hashes;
   size_t size() const { return offsets.size() - 1; }
   size_t set_size(size_t i) const { return offsets[i + 1] - offsets[i]; }
   const uint64_t* set(size_t i) const { return hashes.data() + offsets[i]; }

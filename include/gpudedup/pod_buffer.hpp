@@ -1,0 +1,86 @@
+#pragma once
+/// @file pod_buffer.hpp
+/// A growable contiguous array of trivially copyable values that grows with realloc.
+/// For the large arrays of the engine (signatures: 1 GB for 1 M documents at P = 256)
+/// std::vector's grow-by-copy briefly holds the old and the new array, 1.5-2x the
+/// memory; glibc serves large blocks with mmap and grows them with mremap, which moves
+/// pages without copying, so the peak stays at the array's own size.
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <type_traits>
+
+namespace gpudedup {
+
+template <class T>
+class PodBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "PodBuffer holds trivially copyable values");
+
+ public:
+  PodBuffer() = default;
+  explicit PodBuffer(size_t n, T value = T()) { resize(n, value); }
+  PodBuffer(const PodBuffer& o) { assign(o.data(), o.size()); }
+  PodBuffer(PodBuffer&& o) noexcept : p_(o.p_), n_(o.n_), cap_(o.cap_) { o.p_ = nullptr; o.n_ = o.cap_ = 0; }
+  PodBuffer& operator=(const PodBuffer& o) {
+    if (this != &o) assign(o.data(), o.size());
+    return *this;
+  }
+  PodBuffer& operator=(PodBuffer&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    std::swap(cap_, o.cap_);
+    return *this;
+  }
+  ~PodBuffer() { std::free(p_); }
+
+  /// New elements are set to `value`.
+  void resize(size_t n, T value = T()) {
+    if (n > cap_) reserve(n > cap_ + cap_ / 2 ? n : cap_ + cap_ / 2);
+    for (size_t i = n_; i < n; ++i) p_[i] = value;
+    n_ = n;
+  }
+  void reserve(size_t cap) {
+    if (cap <= cap_) return;
+    void* q = std::realloc(p_, cap * sizeof(T));
+    if (!q) throw std::bad_alloc();
+    p_ = static_cast<T*>(q);
+    cap_ = cap;
+  }
+  void assign(const T* src, size_t n) {
+    n_ = 0;
+    reserve(n);
+    if (n) std::memcpy(p_, src, n * sizeof(T));
+    n_ = n;
+  }
+  void append(const T* src, size_t n) {
+    const size_t old = n_;
+    if (old + n > cap_) reserve(old + n > cap_ + cap_ / 2 ? old + n : cap_ + cap_ / 2);
+    if (n) std::memcpy(p_ + old, src, n * sizeof(T));
+    n_ = old + n;
+  }
+  void clear() { n_ = 0; }
+
+  T* data() { return p_; }
+  const T* data() const { return p_; }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  T& operator[](size_t i) { return p_[i]; }
+  const T& operator[](size_t i) const { return p_[i]; }
+  T* begin() { return p_; }
+  T* end() { return p_ + n_; }
+  const T* begin() const { return p_; }
+  const T* end() const { return p_ + n_; }
+
+  bool operator==(const PodBuffer& o) const {
+    return n_ == o.n_ && (n_ == 0 || std::memcmp(p_, o.p_, n_ * sizeof(T)) == 0);
+  }
+  bool operator!=(const PodBuffer& o) const { return !(*this == o); }
+
+ private:
+  T* p_ = nullptr;
+  size_t n_ = 0;
+  size_t cap_ = 0;
+};
+
+}  // namespace gpudedup
