@@ -8,6 +8,7 @@
 #include "gpudedup/detail/buckets.hpp"
 #include "gpudedup/detail/minhash.hpp"
 #include "host/backend.hpp"
+#include "host/cpu/radix_sort.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -89,9 +90,7 @@ class CpuBackend final : public ComputeBackend {
       if (sizes[d] == 0) continue;  // an empty document is never a near-duplicate
       keys_.push_back({band_key(sigs.row(d) + size_t(band) * rows, rows, band), uint32_t(d)});
     }
-    std::sort(keys_.begin(), keys_.end(), [](const KeyDoc& x, const KeyDoc& y) {
-      return x.key != y.key ? x.key < y.key : x.doc < y.doc;
-    });
+    radix_sort_by_key(keys_, scratch_);  // stable: equal keys stay in document order
     for (size_t lo = 0; lo < keys_.size();) {
       size_t hi = lo + 1;
       while (hi < keys_.size() && keys_[hi].key == keys_[lo].key) ++hi;
@@ -110,6 +109,7 @@ class CpuBackend final : public ComputeBackend {
   };
   SketchSpec spec_;
   std::vector<KeyDoc> keys_;
+  std::vector<KeyDoc> scratch_;
 };
 
 }  // namespace
