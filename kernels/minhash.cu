@@ -37,7 +37,7 @@ namespace {
 /// Threads per block of the element-wise kernels: full warps, enough to hide latency.
 constexpr unsigned elementwise_block = 256;
 /// Threads per MinHash block: with PT <= 16 permutations per thread, 256 threads cover
-/// P <= 4096 (Config::validate's bound) and stay within 255 registers per thread.
+/// P <= 4096 (Config::validate's bound); PT = 16 needs ~126 registers per thread.
 constexpr unsigned minhash_block = 256;
 /// Shingle hashes per shared-memory tile (8 KiB): four tiles' worth of loads per thread
 /// in flight is plenty, and the small footprint leaves room for several blocks per SM.
@@ -173,6 +173,7 @@ minhash_kernel(const uint64_t* sorted, const uint64_t* offsets, const uint32_t* 
     __syncthreads();  // the tile is loaded
     for (uint32_t i = group; i < count; i += groups) {
       const uint64_t x = tile[i];
+      if (i > 0 && tile[i - 1] == x) continue;  // a repeat: min is idempotent (uniform branch)
 #pragma unroll
       for (int j = 0; j < PT; ++j) {
         const uint32_t v = permute(a[j], b[j], x);
@@ -193,11 +194,14 @@ minhash_kernel(const uint64_t* sorted, const uint64_t* offsets, const uint32_t* 
   if (tid == 0 && block_distinct != 0) atomicAdd(&distinct[doc], block_distinct);
 }
 
-/// Permutations per thread for P: the smallest PT in {1, 2, 4, 8, 16} with
-/// PT * minhash_block >= P.
+/// Permutations per thread for P: the smallest power of two PT with PT * 64 >= P, at
+/// most 16. At least a few permutations per thread amortize each shared-memory read of a
+/// hash and the loop overhead over PT multiply-adds (P = 256: PT = 4, 64 threads cover
+/// the permutations and the block's 4 groups split the hashes); 16 * 256 threads cover
+/// the largest P (4096).
 int perms_per_thread(uint32_t num_perm) {
   int pt = 1;
-  while (uint64_t(pt) * minhash_block < num_perm) pt *= 2;
+  while (pt < 16 && uint64_t(pt) * 64 < num_perm) pt *= 2;
   return pt;
 }
 
@@ -215,6 +219,9 @@ void launch_minhash(const device_sketch_params& params, const uint64_t* sorted, 
                     const uint32_t* valid_count, const uint2* items, size_t item_count,
                     uint32_t* signatures, uint32_t* distinct, uint8_t* flags, cudaStream_t stream) {
   const uint32_t width = permutation_width(params.num_perm, PT);
+  if (uint64_t(width) * PT < params.num_perm || minhash_block % width != 0) {
+    throw data_error("minhash: no thread layout for P = " + std::to_string(params.num_perm));
+  }
   const size_t smem = minhash_tile * sizeof(uint64_t) + params.num_perm * sizeof(uint32_t);
   minhash_kernel<PT><<<unsigned(item_count), minhash_block, smem, stream>>>(
       sorted, offsets, valid_count, items, params.perm_a, params.perm_b, params.num_perm, width,
