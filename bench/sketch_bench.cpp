@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
       const DedupResult r = e.finish();
       const double t = seconds_since(t0);
       std::printf("| %s | %.3f | %.3f | %.3f | %.3f | %.4g | %llu | %llu |\n", to_string(be), t, r.seconds.sketch,
-                  r.seconds.candidates + r.seconds.verify, r.seconds.cluster, gb / t,
+                  r.seconds.candidates + r.seconds.candidates, r.seconds.cluster, gb / t,
                   (unsigned long long)r.candidate_pairs, (unsigned long long)r.removed);
     } catch (const std::exception& ex) {
       std::printf("| %s | error: %s | | | | | | |\n", to_string(be), ex.what());
