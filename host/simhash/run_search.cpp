@@ -17,16 +17,23 @@
 //  Pruning is safe: a sub-run whose members all agree on some forbidden mask contains no
 //  pair that may be emitted, so it is skipped without comparisons.
 //  Work: a split costs k+1 sorts of the run; sub-runs shrink by ~2^(|F|/(k+1)) on random
-//  bits. A run whose members all agree on G_j prunes every later sub-run (G_j becomes
-//  forbidden there), so a run of near-equal fingerprints does not fan out. Depth is
-//  capped (max_split_depth) and a run that cannot shrink is compared pair by pair,
-//  which is what its output size costs anyway.
+//  bits. Low-entropy runs (biased bits, one big cluster) would fan out k+1 ways per level
+//  with little shrinking, so a run is split only when the sub-runs' pair count plus the
+//  sorts is at most half its own pair count (split_gain); else it is compared pair by
+//  pair. Which runs are split changes the work, never the answer (the argument above
+//  holds for any choice), and depth is capped (max_split_depth).
 #include <algorithm>
+#include <cmath>
 
 #include "host/simhash/simhash_detail.hpp"
 
 namespace gpudedup::detail {
 namespace {
+
+// A split must leave at most half the pair comparisons of the run (with its sorts
+// counted) to be taken: each level then at least halves the work below it, so the
+// total stays within twice a direct comparison of the run.
+constexpr double split_gain = 0.5;
 
 struct RunSearch {
   const uint64_t* v;
@@ -34,6 +41,7 @@ struct RunSearch {
   size_t split_at;
   std::vector<uint64_t> forbidden;
   std::vector<HammingPair>* out;
+  bool always_split;
 
   bool allowed(uint64_t diff) const {
     for (uint64_t f : forbidden) {
@@ -72,10 +80,16 @@ struct RunSearch {
       compare_all(idx, n);
       return;
     }
+    // Sort by every group first and count what the split would leave to compare.
     const std::vector<uint64_t> groups = split_bits(free_bits, k + 1);
     const size_t base = forbidden.size();
-    std::vector<uint32_t> work(idx, idx + n);
-    for (uint64_t g : groups) {
+    std::vector<std::vector<uint32_t>> orders(groups.size());
+    std::vector<std::vector<std::pair<size_t, size_t>>> subruns(groups.size());
+    double pairs_after = 0;
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      const uint64_t g = groups[gi];
+      auto& work = orders[gi];
+      work.assign(idx, idx + n);
       std::sort(work.begin(), work.end(), [&](uint32_t a, uint32_t b) {
         const uint64_t ka = v[a] & g, kb = v[b] & g;
         return ka != kb ? ka < kb : a < b;
@@ -84,12 +98,25 @@ struct RunSearch {
         size_t e = s + 1;
         while (e < n && (v[work[e]] & g) == (v[work[s]] & g)) ++e;
         if (e - s >= 2 && !agrees_on_forbidden(work.data() + s, e - s)) {
-          std::vector<uint32_t> sub(work.begin() + long(s), work.begin() + long(e));
-          run(sub.data(), sub.size(), fixed | g, depth + 1);
+          subruns[gi].emplace_back(s, e);
+          pairs_after += 0.5 * double(e - s) * double(e - s - 1);
         }
         s = e;
       }
       forbidden.push_back(g);  // later sub-runs must not re-emit pairs that agree on g
+    }
+    forbidden.resize(base);
+    // Split only when it pays: the sub-runs' pairs plus the sorts must cost less than
+    // comparing the run directly. Otherwise the run is (nearly) all one cluster, whose
+    // output is about as large as its pair count anyway; this also stops fan-out.
+    const double sort_cost = double(groups.size()) * double(n) * std::log2(double(n));
+    if (!always_split && pairs_after + sort_cost >= split_gain * 0.5 * double(n) * double(n - 1)) {
+      compare_all(idx, n);
+      return;
+    }
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      for (auto [s, e] : subruns[gi]) run(orders[gi].data() + s, e - s, fixed | groups[gi], depth + 1);
+      forbidden.push_back(groups[gi]);
     }
     forbidden.resize(base);
   }
@@ -99,8 +126,8 @@ struct RunSearch {
 
 void search_run(const uint64_t* values, uint32_t* idx, size_t n, uint64_t fixed,
                 const std::vector<uint64_t>& forbidden, uint32_t k, size_t split_at,
-                std::vector<HammingPair>& out) {
-  RunSearch rs{values, k, split_at, forbidden, &out};
+                std::vector<HammingPair>& out, bool always_split) {
+  RunSearch rs{values, k, split_at, forbidden, &out, always_split};
   rs.run(idx, n, fixed, 0);
 }
 

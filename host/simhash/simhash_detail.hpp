@@ -43,10 +43,11 @@ size_t split_threshold(size_t n, size_t runs, double split_factor);
 /// Finds the pairs of one run of a table. All of idx[0, n) agree on the bits `fixed`;
 /// `forbidden` are key masks of earlier tables (or earlier sub-blocks): a pair that agrees
 /// on one of them is found there, so it is not emitted here. Appends pairs (a < b, as
-/// indexes into values) to out. Big runs are split recursively (run_search.cpp).
+/// indexes into values) to out. Runs above split_at are split recursively when that
+/// pays (run_search.cpp); always_split (for tests) splits them whatever it costs.
 void search_run(const uint64_t* values, uint32_t* idx, size_t n, uint64_t fixed,
                 const std::vector<uint64_t>& forbidden, uint32_t k, size_t split_at,
-                std::vector<HammingPair>& out);
+                std::vector<HammingPair>& out, bool always_split = false);
 
 /// All pairs of distinct values (sorted, unique) within distance k: indexes into values,
 /// a < b, unsorted. CPU: radix sort per table, runs walked in parallel (table_search.cpp).
