@@ -53,6 +53,11 @@ class PodBuffer {
     if (n) std::memcpy(p_, src, n * sizeof(T));
     n_ = n;
   }
+  /// n copies of value (like std::vector::assign).
+  void assign(size_t n, T value) {
+    n_ = 0;
+    resize(n, value);
+  }
   void append(const T* src, size_t n) {
     const size_t old = n_;
     if (old + n > cap_) reserve(old + n > cap_ + cap_ / 2 ? old + n : cap_ + cap_ / 2);

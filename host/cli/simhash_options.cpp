@@ -1,0 +1,77 @@
+#include "host/cli/simhash_options.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "gpudedup/errors.hpp"
+
+namespace gpudedup::cli {
+namespace {
+
+template <class T>
+T get(const cxxopts::ParseResult& r, const std::string& name) {
+  try {
+    return r[name].as<T>();
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw usage_error("--" + name + ": " + e.what());
+  }
+}
+
+double get_unit(const cxxopts::ParseResult& r, const std::string& name) {
+  const double v = get<double>(r, name);
+  GD_EXPECTS(std::isfinite(v) && v >= 0 && v <= 1, "--" + name + " must be in [0, 1], got " + std::to_string(v));
+  return v;
+}
+
+}  // namespace
+
+void add_simhash_options(cxxopts::Options& o) {
+  o.add_options("SimHash (--method simhash)")
+    ("hamming", "pairs within this Hamming distance k of 64 bits (0..32)", cxxopts::value<int64_t>()->default_value("3"))
+    ("blocks", "m blocks of the fingerprint, m >= k+1; C(m, m-k) tables (0 = k+1)",
+     cxxopts::value<int64_t>()->default_value("0"))
+    ("split-factor", "runs above (1+mu) x the mean run size are split again", cxxopts::value<double>()->default_value("2"))
+    ("weights", "tf, tfidf or tfidf-len (tfidf reads the input twice)", cxxopts::value<std::string>()->default_value("tf"))
+    ("len-mu", "tfidf-len: mean term length in code points", cxxopts::value<double>()->default_value("4.51"))
+    ("len-sigma", "tfidf-len: standard deviation of the term length", cxxopts::value<double>()->default_value("2.207"))
+    ("meta-field", "JSON array field of metadata (keywords, tags); enables the combined score",
+     cxxopts::value<std::string>())
+    ("meta-weight", "mu of score = mu/(1+hamming) + (1-mu) x metadata Jaccard", cxxopts::value<double>()->default_value("0.85"))
+    ("min-score", "pairs pass when their score is at least this", cxxopts::value<double>()->default_value("0"));
+}
+
+SimHashConfig read_simhash_options(const cxxopts::ParseResult& r) {
+  SimHashConfig c;
+  const auto k = get<int64_t>(r, "hamming");
+  GD_EXPECTS(k >= 0 && k <= 32, "--hamming must be in 0..32, got " + std::to_string(k));
+  c.hamming = uint32_t(k);
+  const auto m = get<int64_t>(r, "blocks");
+  GD_EXPECTS(m == 0 || (m >= k + 1 && m <= 64),
+             "--blocks must be 0 or in " + std::to_string(k + 1) + "..64 (at least --hamming + 1), got " +
+                 std::to_string(m));
+  c.blocks = uint32_t(m);
+  c.split_factor = get<double>(r, "split-factor");
+  GD_EXPECTS(std::isfinite(c.split_factor) && c.split_factor >= 0 && c.split_factor <= 1e6,
+             "--split-factor must be in 0..1e6, got " + std::to_string(c.split_factor));
+  const auto w = get<std::string>(r, "weights");
+  if (w == "tf") c.weights = SimHashWeights::tf;
+  else if (w == "tfidf") c.weights = SimHashWeights::tfidf;
+  else if (w == "tfidf-len") c.weights = SimHashWeights::tfidf_len;
+  else throw usage_error("--weights must be tf, tfidf or tfidf-len, got '" + w + "'");
+  c.len_mu = get<double>(r, "len-mu");
+  c.len_sigma = get<double>(r, "len-sigma");
+  if (r.count("meta-field")) {
+    c.meta_field = get<std::string>(r, "meta-field");
+    GD_EXPECTS(!c.meta_field.empty(), "--meta-field must name a JSON field");
+    c.use_meta = true;
+  }
+  c.meta_weight = get_unit(r, "meta-weight");
+  c.min_score = get_unit(r, "min-score");
+  // Features: k-grams when the user asked for shingles explicitly, else word tokens.
+  // (count() is 0 for an option left at its default or not registered by the command.)
+  c.features = r.count("shingle") || r.count("ngram") ? SimHashFeatures::shingles : SimHashFeatures::tokens;
+  c.validate();  // --len-mu, --len-sigma and the rest, with the same messages
+  return c;
+}
+
+}  // namespace gpudedup::cli

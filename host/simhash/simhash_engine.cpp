@@ -1,0 +1,219 @@
+// The SimHash engine: df pass, fingerprints per batch, then one exact Hamming search and
+// a union-find over the pairs that pass the score.
+#include <algorithm>
+#include <chrono>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/simhash.hpp"
+#include "host/backend.hpp"
+#include "host/simhash/simhash_detail.hpp"
+#include "host/union_find.hpp"
+
+namespace gpudedup {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bool by_pair(const HammingPair& x, const HammingPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
+
+}  // namespace
+
+struct SimHashEngine::Impl {
+  Config config;
+  SimHashConfig sh;
+  detail::SimHashSpec spec;
+  detail::HammingPlan plan;
+  Backend backend = Backend::cpu;
+  std::vector<uint64_t> df_hashes;
+  std::vector<uint32_t> df_counts;
+  uint64_t df_documents = 0;
+  size_t vocabulary = 0;
+  bool frozen = false;  // the idf table is built; no more count_df
+  std::vector<uint64_t> fps;
+  std::vector<uint32_t> feature_counts;
+  std::vector<uint32_t> meta_sigs;  // meta_num_perm values per document
+  StageSeconds seconds;
+
+  void freeze() {
+    if (frozen) return;
+    if (spec.weights != detail::simhash_weight_kind::tf) {
+      GD_EXPECTS(df_documents > 0, std::string("--weights ") + to_string(sh.weights) +
+                                       " needs the document frequencies: call count_df() on every batch "
+                                       "before fingerprints() or add()");
+      detail::make_idf_table(df_hashes, df_counts, df_documents, spec);
+    }
+    df_hashes = {};  // the idf table holds the same hashes now
+    df_counts = {};
+    frozen = true;
+  }
+
+  void fingerprint(const DocumentBatch& batch, uint64_t* out, uint32_t* counts) {
+    freeze();
+    if (backend == Backend::cuda) detail::simhash_fingerprints_cuda(spec, batch, out, counts, config.device);
+    else detail::simhash_fingerprints_cpu(spec, batch, out, counts);
+  }
+
+  double score(uint32_t a, uint32_t b, uint32_t d) const {
+    if (!sh.use_meta) return simhash_score(d, 0.0, 1.0);
+    const uint32_t P = sh.meta_num_perm;
+    return simhash_score(d, detail::meta_jaccard(&meta_sigs[size_t(a) * P], &meta_sigs[size_t(b) * P], P),
+                         sh.meta_weight);
+  }
+};
+
+SimHashEngine::SimHashEngine(const Config& config, const SimHashConfig& simhash)
+    : impl_(std::make_unique<Impl>()) {
+  config.validate();
+  simhash.validate();
+  auto& s = *impl_;
+  s.config = config;
+  s.config.method = Method::simhash;
+  s.sh = simhash;
+  s.spec = detail::make_simhash_spec(config, simhash);
+  s.plan = detail::make_hamming_plan(simhash.hamming, simhash.blocks, simhash.split_factor);
+  const bool cuda = config.backend == Backend::cuda ||
+                    (config.backend == Backend::automatic && detail::cuda_device_available());
+  if (cuda) {
+    GD_EXPECTS(cuda_status().compiled && detail::cuda_device_available(),
+               "--backend cuda: " + cuda_status().reason + "; use --backend cpu or auto");
+  }
+  s.backend = cuda ? Backend::cuda : Backend::cpu;
+}
+
+SimHashEngine::~SimHashEngine() = default;
+SimHashEngine::SimHashEngine(SimHashEngine&&) noexcept = default;
+SimHashEngine& SimHashEngine::operator=(SimHashEngine&&) noexcept = default;
+
+Backend SimHashEngine::backend() const { return impl_->backend; }
+const SimHashConfig& SimHashEngine::simhash_config() const { return impl_->sh; }
+bool SimHashEngine::needs_df_pass() const { return impl_->sh.weights != SimHashWeights::tf; }
+uint64_t SimHashEngine::df_documents() const { return impl_->df_documents; }
+size_t SimHashEngine::vocabulary_size() const { return impl_->vocabulary; }
+uint64_t SimHashEngine::size() const { return impl_->fps.size(); }
+const std::vector<uint64_t>& SimHashEngine::corpus_fingerprints() const { return impl_->fps; }
+
+void SimHashEngine::count_df(const DocumentBatch& batch) {
+  auto& s = *impl_;
+  GD_EXPECTS(!s.frozen, "count_df() must come before the first fingerprints() or add()");
+  const auto t0 = std::chrono::steady_clock::now();
+  detail::count_document_frequencies(s.spec, batch, s.df_hashes, s.df_counts);
+  s.df_documents += batch.size();
+  s.vocabulary = s.df_hashes.size();
+  s.seconds.sketch += seconds_since(t0);
+}
+
+std::vector<uint64_t> SimHashEngine::fingerprints(const DocumentBatch& batch) const {
+  std::vector<uint64_t> out(batch.size());
+  std::vector<uint32_t> counts(batch.size());
+  impl_->fingerprint(batch, out.data(), counts.data());
+  return out;
+}
+
+uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataSets* meta) {
+  auto& s = *impl_;
+  const uint64_t first = size();
+  GD_EXPECTS(first + batch.size() < UINT32_MAX, "more than 4294967294 documents in one engine");
+  if (s.sh.use_meta) {
+    GD_EXPECTS(meta != nullptr, "--meta-field: add() needs the metadata set of every document");
+    GD_EXPECTS(meta->size() == batch.size(), "--meta-field: " + std::to_string(meta->size()) +
+                                                 " metadata sets for " + std::to_string(batch.size()) + " documents");
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  s.fps.resize(first + batch.size());
+  s.feature_counts.resize(first + batch.size());
+  s.fingerprint(batch, s.fps.data() + first, s.feature_counts.data() + first);
+  if (s.sh.use_meta) {
+    for (const auto& set : *meta) {
+      const auto sig = detail::meta_signature(set, s.sh.meta_num_perm, s.sh.meta_seed);
+      s.meta_sigs.insert(s.meta_sigs.end(), sig.begin(), sig.end());
+    }
+  }
+  s.seconds.sketch += seconds_since(t0);
+  return first;
+}
+
+DedupResult SimHashEngine::finish(SimHashPairInfo* info) {
+  auto& s = *impl_;
+  DedupResult r;
+  r.documents = size();
+  // Documents without features are never near-duplicates: leave them out of the search.
+  std::vector<uint32_t> ids;
+  std::vector<uint64_t> values;
+  for (uint32_t d = 0; d < r.documents; ++d) {
+    if (s.feature_counts[d] == 0) { ++r.empty; continue; }
+    ids.push_back(d);
+    values.push_back(s.fps[d]);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  const detail::DistinctFingerprints distinct = detail::collapse_fingerprints(values);
+  std::vector<HammingPair> value_pairs =
+      s.backend == Backend::cuda ? detail::search_distinct_cuda(distinct.values, s.plan, s.config.device, s.config.threads)
+                                 : detail::search_distinct_cpu(distinct.values, s.plan, s.config.threads);
+  std::sort(value_pairs.begin(), value_pairs.end(), by_pair);
+  s.seconds.candidates += seconds_since(t0);
+
+  t0 = std::chrono::steady_clock::now();
+  std::vector<HammingPair> pairs;  // in document numbers, sorted by (a, b)
+  if (s.sh.use_meta || s.config.all_pairs) {
+    // Scores differ per document pair (metadata), or every pair is wanted: expand.
+    pairs = detail::expand_pairs(distinct, value_pairs);
+    r.candidate_pairs = pairs.size();
+    size_t kept = 0;
+    for (auto& p : pairs) {
+      p.a = ids[p.a];  // ids ascend, so a < b and the order survive
+      p.b = ids[p.b];
+      if (s.score(p.a, p.b, p.distance) >= s.sh.min_score) pairs[kept++] = p;
+    }
+    pairs.resize(kept);
+    r.verified_pairs = kept;
+  } else {
+    // The score depends on the distance only, so equal fingerprints form a star around
+    // their first member and a pair of distinct values needs only their first members:
+    // the same clusters without listing quadratically many pairs.
+    auto size_of = [&](uint32_t g) { return uint64_t(distinct.offsets[g + 1] - distinct.offsets[g]); };
+    auto first_of = [&](uint32_t g) { return ids[distinct.members[distinct.offsets[g]]]; };
+    for (uint32_t g = 0; g < distinct.size(); ++g) {
+      r.candidate_pairs += size_of(g) * (size_of(g) - 1) / 2;
+      if (s.score(0, 0, 0) < s.sh.min_score) continue;
+      r.verified_pairs += size_of(g) * (size_of(g) - 1) / 2;
+      for (uint32_t i = distinct.offsets[g] + 1; i < distinct.offsets[g + 1]; ++i)
+        pairs.push_back({first_of(g), ids[distinct.members[i]], 0});
+    }
+    for (const auto& p : value_pairs) {
+      r.candidate_pairs += size_of(p.a) * size_of(p.b);
+      if (s.score(0, 0, p.distance) < s.sh.min_score) continue;
+      r.verified_pairs += size_of(p.a) * size_of(p.b);
+      const uint32_t a = first_of(p.a), b = first_of(p.b);
+      pairs.push_back({std::min(a, b), std::max(a, b), p.distance});
+    }
+    std::sort(pairs.begin(), pairs.end(), by_pair);
+  }
+  s.seconds.candidates += seconds_since(t0);
+
+  t0 = std::chrono::steady_clock::now();
+  detail::UnionFind uf(r.documents);
+  if (info) *info = {};
+  for (const auto& p : pairs) {
+    if (!uf.unite(p.a, p.b) && !s.config.all_pairs) continue;
+    r.pairs.push_back({p.a, p.b, 1.0 - double(p.distance) / 64.0});
+    if (info) {
+      info->distance.push_back(uint8_t(p.distance));
+      info->score.push_back(s.score(p.a, p.b, p.distance));
+    }
+  }
+  r.representative.resize(r.documents);
+  std::vector<uint32_t> members(r.documents, 0);
+  for (uint32_t d = 0; d < r.documents; ++d) {
+    r.representative[d] = uf.find(d);
+    ++members[r.representative[d]];
+    r.removed += r.representative[d] != d;
+  }
+  for (uint32_t m : members) r.clusters += m >= 2;
+  s.seconds.cluster += seconds_since(t0);
+  r.seconds = s.seconds;
+  return r;
+}
+
+}  // namespace gpudedup
