@@ -44,17 +44,44 @@ void write_output(const std::string& path, Write&& write) {
 
 }  // namespace
 
+namespace {
+
+/// What the first pass keeps: ids and record numbers, never the text.
+struct ReadState {
+  detail::IdTable ids;
+  std::vector<uint64_t> record_of;
+};
+
+/// Either engine behind one face: the MinHash/exact Engine or the SimHashEngine.
+struct CorpusEngine {
+  std::optional<Engine> minhash;
+  std::optional<SimHashEngine> simhash;
+
+  explicit CorpusEngine(const DedupJob& job) {
+    if (job.config.method == Method::simhash) simhash.emplace(job.config, job.simhash);
+    else minhash.emplace(job.config);
+  }
+  Backend backend() const { return minhash ? minhash->backend() : simhash->backend(); }
+  uint64_t size() const { return minhash ? minhash->size() : simhash->size(); }
+  void add(const DocumentBatch& docs) {
+    if (minhash) minhash->add(docs);
+    else simhash->add(docs);
+  }
+  DedupResult finish(SimHashPairInfo* info) { return minhash ? minhash->finish() : simhash->finish(info); }
+};
+
+}  // namespace
+
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   GD_EXPECTS(job.batch_size >= 1, "--batch-size must be >= 1");
   const auto t_start = clock_type::now();
   DedupSummary s;
-  Engine engine(job.config);
+  CorpusEngine engine(job);
   s.backend = engine.backend();
-  RecordReader reader(job.input);
 
   Progress p;
   p.total_input_bytes = known_input_bytes(job.input);
-  auto report = [&](const char* stage) {
+  auto report = [&](const char* stage, const RecordReader& reader) {
     if (!progress) return;
     p.stage = stage;
     p.documents = engine.size();
@@ -62,40 +89,58 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     p.seconds = since(t_start);
     progress(p);
   };
-
-  // Pass 1: read and sketch. Only ids and record numbers are kept, never the text.
-  detail::IdTable ids;
-  std::vector<uint64_t> record_of;
+  // Reads every batch of a fresh pass over the input into `use`.
   InputBatch batch;
-  for (;;) {
-    auto t0 = clock_type::now();
-    const bool more = reader.next(batch, job.batch_size, job.batch_max_bytes);
-    s.seconds_read += since(t0);
-    if (!more) break;
-    for (size_t i = 0; i < batch.size(); ++i) {
-      ids.add(batch.ids[i]);
-      record_of.push_back(batch.records[i]);
+  auto read_all = [&](RecordReader& reader, const char* stage, auto&& use) {
+    for (;;) {
+      const auto t0 = clock_type::now();
+      const bool more = reader.next(batch, job.batch_size, job.batch_max_bytes);
+      s.seconds_read += since(t0);
+      if (!more) break;
+      use(batch);
+      report(stage, reader);
     }
-    engine.add(batch.docs);
-    report("sketch");
+  };
+
+  // SimHash with idf weights: a first pass counts document frequencies.
+  if (engine.simhash && engine.simhash->needs_df_pass()) {
+    for (const auto& path : job.input.paths) {
+      GD_EXPECTS(path != "-", "--weights tfidf/tfidf-len read the input twice: give a file, not - (stdin)");
+    }
+    RecordReader df_reader(job.input);
+    read_all(df_reader, "df", [&](const InputBatch& b) { engine.simhash->count_df(b.docs); });
   }
+
+  // Pass 1: read and sketch.
+  RecordReader reader(job.input);
+  ReadState kept;
+  read_all(reader, "sketch", [&](const InputBatch& b) {
+    for (size_t i = 0; i < b.size(); ++i) {
+      kept.ids.add(b.ids[i]);
+      kept.record_of.push_back(b.records[i]);
+    }
+    engine.add(b.docs);
+  });
   s.input = reader.stats();
 
-  report("candidates");
-  s.result = engine.finish();
+  report("candidates", reader);
+  s.result = engine.finish(&s.simhash_pairs);
   s.kept = s.result.documents - s.result.removed;
 
   // Pass 2: outputs.
-  report("write");
+  report("write", reader);
   const auto t_write = clock_type::now();
   const auto& outs = job.outputs;
+  const auto& ids = kept.ids;
   write_output(outs.output, [&](std::ostream& out) {
     std::vector<uint8_t> keep(s.input.records, 0);
-    for (size_t d = 0; d < record_of.size(); ++d) keep[record_of[d]] = s.result.representative[d] == d;
+    for (size_t d = 0; d < kept.record_of.size(); ++d) keep[kept.record_of[d]] = s.result.representative[d] == d;
     reader.write_kept(keep, out);
   });
   write_output(outs.removed, [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
-  write_output(outs.pairs, [&](std::ostream& out) { detail::write_pairs(out, s.result, ids); });
+  write_output(outs.pairs, [&](std::ostream& out) {
+    detail::write_pairs(out, s.result, ids, engine.simhash ? &s.simhash_pairs.distance : nullptr);
+  });
   write_output(outs.clusters, [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
   s.seconds_write = since(t_write);
   s.seconds_total = since(t_start);
@@ -133,7 +178,14 @@ std::string stats_json(const DedupJob& job, const DedupSummary& s) {
     << "  \"false_negative_area\": " << r.lsh.false_negative_area << ",\n"
     << "  \"shingle\": \"" << to_string(c.shingle.kind) << "\",\n"
     << "  \"ngram\": " << c.shingle.ngram << ",\n"
-    << "  \"verify\": \"" << to_string(c.verify) << "\",\n"
+    << "  \"verify\": \"" << to_string(c.verify) << "\",\n";
+  if (c.method == Method::simhash) {
+    o << "  \"hamming\": " << job.simhash.hamming << ",\n"
+      << "  \"blocks\": " << job.simhash.resolved_blocks() << ",\n"
+      << "  \"weights\": \"" << to_string(job.simhash.weights) << "\",\n"
+      << "  \"features\": \"" << to_string(job.simhash.features) << "\",\n";
+  }
+  o
     << "  \"similarity\": \"" << to_string(c.similarity) << "\",\n"
     << "  \"seconds\": {\"read\": " << s.seconds_read << ", \"sketch\": " << r.seconds.sketch
     << ", \"candidates\": " << r.seconds.candidates << ", \"cluster\": " << r.seconds.cluster

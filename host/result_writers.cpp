@@ -28,13 +28,19 @@ void write_removed(std::ostream& out, const DedupResult& r, const IdTable& ids) 
   }
 }
 
-void write_pairs(std::ostream& out, const DedupResult& r, const IdTable& ids) {
+void write_pairs(std::ostream& out, const DedupResult& r, const IdTable& ids,
+                 const std::vector<uint8_t>* distances) {
   char num[32];
-  for (const auto& p : r.pairs) {
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    const auto& p = r.pairs[i];
     write_tsv_field(out, ids[p.a]);
     out.put('\t');
     write_tsv_field(out, ids[p.b]);
-    std::snprintf(num, sizeof num, "\t%.6f\n", p.similarity);
+    if (distances) {
+      std::snprintf(num, sizeof num, "\t%u\n", unsigned((*distances)[i]));
+    } else {
+      std::snprintf(num, sizeof num, "\t%.6f\n", p.similarity);
+    }
     out << num;
   }
 }

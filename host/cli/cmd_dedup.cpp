@@ -7,6 +7,7 @@
 #include "host/cli/command.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_line.hpp"
+#include "host/cli/simhash_options.hpp"
 
 namespace gpudedup::cli {
 namespace {
@@ -17,11 +18,12 @@ const char* dedup_help =
     "  gpudedup dedup corpus.jsonl --output kept.jsonl --removed removed.tsv --stats stats.json\n"
     "  gpudedup dedup --threshold 0.9 --shingle word --ngram 3 crawl.jsonl.zst --output kept.jsonl\n"
     "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
-    "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n";
+    "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n"
+    "  gpudedup dedup --method simhash --hamming 3 --weights tfidf news.jsonl -o kept.jsonl\n";
 
 void add_dedup_options(cxxopts::Options& o) {
   o.add_options("Method")
-    ("method", "minhash or exact (exact similarity join, the ground truth)",
+    ("method", "minhash, exact (exact similarity join, the ground truth) or simhash",
      cxxopts::value<std::string>()->default_value("minhash"))
     ("threshold", "similarity threshold in (0, 1]", cxxopts::value<double>()->default_value("0.8"))
     ("bands", "LSH bands b (with --rows; default: chosen for the threshold)", cxxopts::value<int64_t>())
@@ -49,7 +51,8 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   const auto method = r["method"].as<std::string>();
   if (method == "minhash") c.method = Method::minhash;
   else if (method == "exact") c.method = Method::exact;
-  else throw usage_error("--method must be minhash or exact, got '" + method + "'");
+  else if (method == "simhash") c.method = Method::simhash;
+  else throw usage_error("--method must be minhash, exact or simhash, got '" + method + "'");
   c.lsh.threshold = r["threshold"].as<double>();
   GD_EXPECTS(c.lsh.threshold > 0 && c.lsh.threshold <= 1,
              "--threshold must be in (0, 1], got " + std::to_string(c.lsh.threshold));
@@ -88,7 +91,11 @@ void print_summary(const DedupJob& job, const DedupSummary& s) {
                (unsigned long long)s.input.records, (unsigned long long)s.kept,
                (unsigned long long)r.removed, (unsigned long long)r.clusters,
                (unsigned long long)s.input.skipped, (unsigned long long)r.empty);
-  if (job.config.method == Method::minhash) {
+  if (job.config.method == Method::simhash) {
+    std::fprintf(stderr, "gpudedup: simhash, Hamming distance <= %u, %u blocks, weights %s, %llu pairs within k\n",
+                 job.simhash.hamming, job.simhash.resolved_blocks(), to_string(job.simhash.weights),
+                 (unsigned long long)r.candidate_pairs);
+  } else if (job.config.method == Method::minhash) {
     std::fprintf(stderr, "gpudedup: minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs\n",
                  job.config.minhash.num_perm, r.lsh.bands, r.lsh.rows, job.config.lsh.bands ? "given" : "auto",
                  job.config.lsh.threshold, (unsigned long long)r.candidate_pairs);
@@ -114,6 +121,7 @@ int run_dedup_command(int argc, char** argv) {
   add_input_options(o);
   add_sketch_options(o);
   add_dedup_options(o);
+  add_simhash_options(o);
   add_backend_options(o);
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
@@ -124,6 +132,12 @@ int run_dedup_command(int argc, char** argv) {
   read_sketch_options(r, job.config);
   read_backend_options(r, job.config);
   read_dedup_options(r, job);
+  if (job.config.method == Method::simhash) {
+    job.simhash = read_simhash_options(r);
+    GD_EXPECTS(!job.simhash.use_meta,
+               "--meta-field: the combined score is available through the library "
+               "(SimHashEngine::add with MetadataSets); dedup does not read metadata fields");
+  }
   const bool quiet = r.count("quiet") > 0;
   ProgressLine line(!quiet);
   const DedupSummary s = run_dedup(job, [&](const Progress& p) { line(p); });

@@ -9,6 +9,7 @@
 #include "gpudedup/config.hpp"
 #include "gpudedup/engine.hpp"
 #include "gpudedup/io.hpp"
+#include "gpudedup/simhash.hpp"
 
 namespace gpudedup {
 
@@ -35,6 +36,7 @@ using ProgressCallback = std::function<void(const Progress&)>;
 struct DedupSummary {
   InputStats input;
   DedupResult result;       ///< document numbers index the documents in input order
+  SimHashPairInfo simhash_pairs;  ///< simhash: Hamming distance and score of each result pair
   Backend backend = Backend::cpu;
   uint64_t kept = 0;        ///< documents written (kept + removed + input.skipped = input.records)
   double seconds_read = 0;  ///< reading and parsing (overlaps nothing: measured apart)
@@ -46,6 +48,7 @@ struct DedupJob {
   InputOptions input;
   Config config;
   OutputOptions outputs;
+  SimHashConfig simhash;                     ///< used when config.method == Method::simhash
   size_t batch_size = 65536;                 ///< documents per batch
   size_t batch_max_bytes = size_t(256) << 20;///< text bytes per batch
 };
