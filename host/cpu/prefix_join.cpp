@@ -16,11 +16,19 @@
 // Verification: the count covers every common token up to x's last matched position
 // (all of them lie in both prefixes); tokens of x after it are looked up in a bitmap of
 // y's tokens, with early exit once the required overlap is out of reach.
+// Delta verification: in a cluster of near-identical documents every pair passes and a
+// full scan per pair (thousands of tokens) would dominate. So each document x keeps a
+// reference r (its closest earlier document found by its own probe) and the tokens
+// x\r and r\x; then |x∩y| = |r∩y| + |(x\r)∩y| - |(r\x)∩y| costs only the difference,
+// whenever |r∩y| is already known in the same probe (candidates are verified in
+// processing order, and r comes before x). References are set block by block, so a
+// probe reads only references fixed in earlier blocks: results never depend on timing.
 #include "host/cpu/prefix_join.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "gpudedup/detail/similarity.hpp"
 #include "host/cpu/overlap_bounds.hpp"
@@ -29,10 +37,17 @@ namespace gpudedup::detail {
 namespace {
 
 constexpr uint32_t pruned = UINT32_MAX;
-// Probes per OpenMP chunk: sizes grow along the order, so chunks stay small to balance.
-constexpr int probe_chunk = 8;
+// Probes per OpenMP chunk: probe costs vary widely (cluster members cost most).
+constexpr int probe_chunk = 1;
 // Tokens verified between two early-exit checks.
 constexpr size_t verify_block = 64;
+// Probes between two reference updates: large enough that the barrier costs nothing,
+// small enough that most of a cluster sees its members' references.
+constexpr int64_t reference_block = 256;
+// A reference is kept only when the symmetric difference is at most this share of the
+// document: beyond it a delta is no cheaper than a scan.
+constexpr double max_delta_share = 0.5;
+constexpr uint32_t no_ref = UINT32_MAX;
 
 struct Posting {
   uint32_t proc;  ///< processing index of the document
@@ -45,6 +60,15 @@ struct Candidate {
   uint32_t count = 0;  ///< common tokens found so far, or `pruned`
   uint32_t last = 0;   ///< position in x of the last common token found
   uint32_t need = 0;   ///< overlap the pair needs
+  uint32_t known = 0;  ///< == stamp when `overlap` is the exact |x∩y| of this probe
+  uint32_t overlap = 0;
+};
+
+/// A document as a difference from an earlier one (shared tokens only).
+struct Delta {
+  uint32_t ref = no_ref;      ///< processing index of the reference
+  std::vector<uint32_t> add;  ///< ranks in the document, not in the reference
+  std::vector<uint32_t> del;  ///< ranks in the reference, not in the document
 };
 
 struct Scratch {
@@ -64,12 +88,15 @@ class PrefixJoin {
       return size_of(a) != size_of(b) ? size_of(a) < size_of(b) : ids_[a] < ids_[b];
     });
     for (uint32_t i : order_) size_.push_back(size_of(i));
+    delta_.resize(order_.size());
     build_index();
   }
 
   size_t documents() const { return order_.size(); }
 
-  void probe(uint32_t py, Scratch& s) {
+  /// Finds and verifies the pairs of y with earlier documents; references of documents
+  /// before `block_start` may be used.
+  void probe(uint32_t py, uint32_t block_start, Scratch& s) {
     const uint32_t y = order_[py];
     const uint64_t ny = size_[py], sy = rs_.singles[y];
     const auto& ry = rs_.ranks[y];
@@ -86,7 +113,8 @@ class PrefixJoin {
       const uint64_t i = sy + k;
       const Posting* p = postings_.data() + post_start_[ry[k]];
       const Posting* end = postings_.data() + post_start_[ry[k] + 1];
-      p = std::lower_bound(p, end, lo, [](const Posting& a, uint32_t v) { return a.proc < v; });
+      if (p != end && p->proc < lo)  // length filter: skip postings of too-small documents
+        p = std::lower_bound(p, end, lo, [](const Posting& a, uint32_t v) { return a.proc < v; });
       for (; p != end && p->proc < py; ++p) {
         Candidate& c = s.cand[p->proc];
         if (c.stamp != stamp) {
@@ -107,9 +135,11 @@ class PrefixJoin {
       }
     }
     if (s.found.empty()) return;
+    std::sort(s.found.begin(), s.found.end());  // references before the documents using them
     for (uint32_t r : ry) s.bits[r >> 6] |= uint64_t(1) << (r & 63);
-    for (uint32_t px : s.found) verify(px, py, s);
+    for (uint32_t px : s.found) verify(px, py, block_start, s);
     for (uint32_t r : ry) s.bits[r >> 6] = 0;
+    choose_reference(py, s);
   }
 
   Scratch make_scratch() const {
@@ -151,22 +181,54 @@ class PrefixJoin {
     }
   }
 
-  void verify(uint32_t px, uint32_t py, Scratch& s) const {
-    const Candidate& c = s.cand[px];
+  bool in_y(const Scratch& s, uint32_t r) const { return (s.bits[r >> 6] >> (r & 63)) & 1; }
+
+  void verify(uint32_t px, uint32_t py, uint32_t block_start, Scratch& s) const {
+    Candidate& c = s.cand[px];
     if (c.count == pruned) return;
     const uint32_t x = order_[px], y = order_[py];
-    const auto& rx = rs_.ranks[x];
     const uint64_t nx = size_[px], ny = size_[py];
     uint64_t overlap = c.count;
-    size_t k = c.last + 1 - rs_.singles[x];  // the first shared token after the last match
-    while (k < rx.size()) {
-      if (overlap + (rx.size() - k) < c.need) return;
-      const size_t stop = std::min(rx.size(), k + verify_block);
-      for (; k < stop; ++k) overlap += (s.bits[rx[k] >> 6] >> (rx[k] & 63)) & 1;
+    const Delta& d = delta_[px];
+    if (px < block_start && d.ref != no_ref && s.cand[d.ref].stamp == c.stamp &&
+        s.cand[d.ref].known == c.stamp) {
+      overlap = s.cand[d.ref].overlap;
+      for (uint32_t r : d.add) overlap += in_y(s, r);
+      for (uint32_t r : d.del) overlap -= in_y(s, r);
+    } else {
+      const auto& rx = rs_.ranks[x];
+      size_t k = c.last + 1 - rs_.singles[x];  // the first shared token after the last match
+      while (k < rx.size()) {
+        if (overlap + (rx.size() - k) < c.need) return;
+        const size_t stop = std::min(rx.size(), k + verify_block);
+        for (; k < stop; ++k) overlap += in_y(s, rx[k]);
+      }
     }
+    c.known = c.stamp;
+    c.overlap = uint32_t(overlap);
     const double sim = jaccard_ ? jaccard_from_intersection(overlap, nx, ny)
                                 : containment_from_intersection(overlap, nx, ny);
     if (sim >= t_) s.out.push_back({std::min(ids_[x], ids_[y]), std::max(ids_[x], ids_[y]), sim});
+  }
+
+  /// y's reference: the verified candidate with the smallest symmetric difference.
+  void choose_reference(uint32_t py, const Scratch& s) {
+    const uint64_t ny = size_[py];
+    uint32_t best = no_ref;
+    uint64_t best_diff = uint64_t(max_delta_share * double(ny));
+    for (uint32_t px : s.found) {
+      const Candidate& c = s.cand[px];
+      if (c.known != c.stamp) continue;
+      const uint64_t diff = size_[px] + ny - 2 * uint64_t(c.overlap);
+      if (diff < best_diff || (best == no_ref && diff == best_diff)) best = px, best_diff = diff;
+    }
+    if (best == no_ref) return;
+    Delta& d = delta_[py];
+    d.ref = best;
+    const auto& a = rs_.ranks[order_[py]];
+    const auto& b = rs_.ranks[order_[best]];
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(d.add));
+    std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(d.del));
   }
 
   const RankedSets& rs_;
@@ -177,6 +239,7 @@ class PrefixJoin {
   std::vector<uint32_t> size_;   ///< processing index -> set size
   std::vector<uint64_t> post_start_;
   std::vector<Posting> postings_;
+  std::vector<Delta> delta_;  ///< per processing index; written by the document's own probe
 };
 
 }  // namespace
@@ -189,8 +252,12 @@ std::vector<ScoredPair> prefix_join(const RankedSets& ranked, const std::vector<
 #pragma omp parallel num_threads(threads)
   {
     Scratch s = join.make_scratch();
+    for (int64_t block = 0; block < n; block += reference_block) {
+      const int64_t end = std::min(n, block + reference_block);
+      // The loop's closing barrier publishes this block's references to the next.
 #pragma omp for schedule(dynamic, probe_chunk)
-    for (int64_t py = 0; py < n; ++py) join.probe(uint32_t(py), s);
+      for (int64_t py = block; py < end; ++py) join.probe(uint32_t(py), uint32_t(block), s);
+    }
     outs[size_t(omp_get_thread_num())] = std::move(s.out);
   }
   std::vector<ScoredPair> all;

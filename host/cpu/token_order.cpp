@@ -13,6 +13,11 @@ namespace {
 constexpr uint64_t hashes_per_bucket = 64;
 constexpr uint32_t no_rank = UINT32_MAX;
 
+struct HashValue {
+  uint64_t hash;
+  uint32_t value;
+};
+
 int bucket_bits_for(uint64_t total) {
   int bits = 1;
   while (bits < 26 && (uint64_t(1) << bits) * hashes_per_bucket < total) ++bits;
@@ -56,32 +61,29 @@ RankedSets rank_tokens(const ShingleSets& sets, const std::vector<uint32_t>& doc
   for (int64_t b = 0; b < nb; ++b) ustart[b + 1] += ustart[b];
   const uint64_t num_distinct = ustart[nb];
   GD_EXPECTS(num_distinct < no_rank, "exact join: more than 2^32-1 distinct shingles");
-  std::vector<uint64_t> distinct(num_distinct);
-  std::vector<uint32_t> df(num_distinct);
+  std::vector<HashValue> distinct(num_distinct);  // value: the df, then the rank
 #pragma omp parallel for schedule(dynamic, 256) num_threads(threads)
   for (int64_t b = 0; b < nb; ++b) {
     uint64_t o = ustart[b];
     for (uint64_t i = start[b]; i < start[b + 1]; ++i) {
       if (i == start[b] || buf[i] != buf[i - 1]) {
-        distinct[o] = buf[i];
-        df[o++] = 0;
+        distinct[o++] = {buf[i], 0};
       }
-      ++df[o - 1];
+      ++distinct[o - 1].value;
     }
   }
   std::vector<uint64_t>().swap(buf);
 
   // 3. Rank shared tokens by (df, hash): a counting sort by df over the hash-ordered
-  //    distinct array is stable, so ties fall in hash order.
+  //    distinct array is stable, so ties fall in hash order. Each distinct hash keeps its
+  //    rank next to it, so step 4 touches one cache line per lookup.
   std::vector<uint32_t> next(size_t(nd) + 2, 0);
-  for (uint32_t f : df)
-    if (f >= 2) ++next[f + 1];
+  for (const auto& e : distinct)
+    if (e.value >= 2) ++next[e.value + 1];
   for (size_t f = 1; f < next.size(); ++f) next[f] += next[f - 1];
   RankedSets out;
   out.universe = next.back();
-  std::vector<uint32_t> rank(num_distinct);
-  for (uint64_t i = 0; i < num_distinct; ++i) rank[i] = df[i] >= 2 ? next[df[i]]++ : no_rank;
-  std::vector<uint32_t>().swap(df);
+  for (auto& e : distinct) e.value = e.value >= 2 ? next[e.value]++ : no_rank;
 
   // 4. Each document's set as ranks (ascending) plus its count of df-1 tokens.
   out.singles.assign(size_t(nd), 0);
@@ -95,8 +97,9 @@ RankedSets rank_tokens(const ShingleSets& sets, const std::vector<uint32_t>& doc
       const uint64_t h = sets.set(d)[k];
       const uint64_t b = h >> shift;
       const auto it = std::lower_bound(distinct.begin() + int64_t(ustart[b]),
-                                       distinct.begin() + int64_t(ustart[b + 1]), h);
-      const uint32_t rk = rank[size_t(it - distinct.begin())];
+                                       distinct.begin() + int64_t(ustart[b + 1]), h,
+                                       [](const HashValue& e, uint64_t v) { return e.hash < v; });
+      const uint32_t rk = it->value;
       if (rk == no_rank) ++out.singles[size_t(i)]; else r.push_back(rk);
     }
     std::sort(r.begin(), r.end());
