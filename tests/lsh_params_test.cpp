@@ -1,0 +1,76 @@
+// LSH banding parameters: the S-curve, the automatic choice and its areas.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/lsh.hpp"
+
+using namespace gpudedup;
+
+namespace {
+/// Midpoint Riemann sum with many intervals: an independent check of the areas.
+template <class F>
+double riemann(F f, double lo, double hi, int n = 200000) {
+  double sum = 0;
+  const double h = (hi - lo) / n;
+  for (int i = 0; i < n; ++i) sum += f(lo + (i + 0.5) * h);
+  return sum * h;
+}
+}  // namespace
+
+TEST(LshParams, CandidateProbabilityFormula) {
+  for (uint32_t b : {1u, 4u, 20u, 64u})
+    for (uint32_t r : {1u, 3u, 8u})
+      for (double s : {0.0, 0.1, 0.5, 0.8, 0.99, 1.0})
+        EXPECT_NEAR(candidate_probability(s, b, r), 1 - std::pow(1 - std::pow(s, r), b), 1e-15);
+  EXPECT_EQ(candidate_probability(0.0, 20, 5), 0.0);
+  EXPECT_EQ(candidate_probability(1.0, 20, 5), 1.0);
+  EXPECT_DOUBLE_EQ(candidate_probability(0.5, 1, 1), 0.5);
+}
+
+TEST(LshParams, AutomaticChoiceAtPointEight) {
+  const LshParams p = choose_lsh_params(0.8, 256);
+  EXPECT_GE(p.bands, 1u);
+  EXPECT_GE(p.rows, 1u);
+  EXPECT_LE(uint64_t(p.bands) * p.rows, 256u);
+  // The S-curve's steep part sits at the threshold: the approximate midpoint
+  // (1/b)^(1/r) is near t and the candidate probability at t is far from 0 and 1.
+  const double midpoint = std::pow(1.0 / p.bands, 1.0 / p.rows);
+  EXPECT_NEAR(midpoint, 0.8, 0.1) << p.bands << "x" << p.rows;
+  const double at_t = candidate_probability(0.8, p.bands, p.rows);
+  EXPECT_GT(at_t, 0.3) << p.bands << "x" << p.rows;
+  EXPECT_LT(at_t, 0.97) << p.bands << "x" << p.rows;
+  // Well above t nearly everything is a candidate, well below almost nothing.
+  EXPECT_GT(candidate_probability(0.95, p.bands, p.rows), 0.99);
+  EXPECT_LT(candidate_probability(0.5, p.bands, p.rows), 0.05);
+}
+
+TEST(LshParams, AreasMatchRiemannSums) {
+  for (double t : {0.5, 0.8, 0.9})
+    for (auto br : {std::pair<uint32_t, uint32_t>{16, 8}, {32, 7}, {9, 13}}) {
+      const LshParams p = score_lsh_params(t, br.first, br.second);
+      const double fp = riemann([&](double s) { return candidate_probability(s, br.first, br.second); }, 0, t);
+      const double fn = riemann([&](double s) { return 1 - candidate_probability(s, br.first, br.second); }, t, 1);
+      EXPECT_NEAR(p.false_positive_area, fp, 1e-6);
+      EXPECT_NEAR(p.false_negative_area, fn, 1e-6);
+    }
+}
+
+TEST(LshParams, RankOrderAndWeights) {
+  const auto all = rank_lsh_params(0.8, 64);
+  size_t expected = 0;
+  for (uint32_t b = 1; b <= 64; ++b) expected += 64 / b;  // every (b, r) with b*r <= 64
+  ASSERT_EQ(all.size(), expected);
+  auto err = [](const LshParams& p) { return 0.5 * p.false_positive_area + 0.5 * p.false_negative_area; };
+  for (size_t i = 1; i < all.size(); ++i) EXPECT_LE(err(all[i - 1]), err(all[i]));
+  const LshParams best = choose_lsh_params(0.8, 64);
+  EXPECT_EQ(best.bands, all.front().bands);
+  EXPECT_EQ(best.rows, all.front().rows);
+  // Weighting false negatives more never gives a choice with a larger false-negative area.
+  const LshParams recall = choose_lsh_params(0.8, 256, 0.1, 0.9);
+  EXPECT_LE(recall.false_negative_area, choose_lsh_params(0.8, 256).false_negative_area);
+  EXPECT_THROW(rank_lsh_params(0.0, 256), usage_error);
+  EXPECT_THROW(rank_lsh_params(1.5, 256), usage_error);
+  EXPECT_THROW(rank_lsh_params(0.8, 0), usage_error);
+}
