@@ -182,3 +182,32 @@ TEST_F(CliTest, InfoAndHelp) {
   EXPECT_EQ(run("dedup --help").code, 0);
   EXPECT_EQ(run("--help").code, 0);
 }
+
+TEST_F(CliTest, SimHashDedupListsHammingDistances) {
+  write("in.jsonl", corpus());
+  const RunResult r = run("dedup --method simhash --hamming 3 --quiet " + path("in.jsonl") + " --id-field id --removed " +
+                          path("removed.tsv") + " --pairs " + path("pairs.tsv") + " --stats " + path("stats.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read(path("removed.tsv")), "c\ta\ne\ta\n");  // equal token multisets: distance 0
+  const std::string pairs = read(path("pairs.tsv"));
+  EXPECT_NE(pairs.find("a\tc\t0\n"), std::string::npos) << pairs;
+  EXPECT_NE(read(path("stats.json")).find("\"method\": \"simhash\""), std::string::npos);
+}
+
+TEST_F(CliTest, SimHashSketchWritesSixteenHexDigits) {
+  write("in.jsonl", corpus());
+  const RunResult r = run("sketch --method simhash --format tsv --quiet " + path("in.jsonl") + " --id-field id -o " +
+                          path("fp.tsv"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream lines(read(path("fp.tsv")));
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) {
+    ++n;
+    const auto tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    EXPECT_EQ(line.size() - tab - 1, 16u) << line;
+  }
+  EXPECT_EQ(n, 5);
+  EXPECT_EQ(run("sketch --method simhash --format binary " + path("in.jsonl") + " -o " + path("x")).code, 2);
+}

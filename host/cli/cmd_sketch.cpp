@@ -1,24 +1,91 @@
 // gpudedup sketch: MinHash signatures to a sketch file (docs/formats.md).
+#include <cstdio>
 #include <iostream>
 
 #include "gpudedup/engine.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/io.hpp"
+#include "gpudedup/simhash.hpp"
 #include "gpudedup/sketch_file.hpp"
 #include "host/cli/command.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/simhash_options.hpp"
+#include "host/result_writers.hpp"
 
 namespace gpudedup::cli {
 namespace {
 
+/// `id<TAB>fingerprint` (16 hex digits) per document; tfidf weights read the input twice.
+void write_simhash_tsv(const Config& config, const SimHashConfig& sh, const InputOptions& input,
+                       size_t per_batch, std::ostream& out, InputStats& stats) {
+  SimHashEngine engine(config, sh);
+  InputBatch batch;
+  if (engine.needs_df_pass()) {
+    for (const auto& path : input.paths) {
+      GD_EXPECTS(path != "-", "--weights tfidf/tfidf-len read the input twice: give a file, not - (stdin)");
+    }
+    RecordReader df_reader(input);
+    while (df_reader.next(batch, per_batch, batch_max_bytes)) engine.count_df(batch.docs);
+  }
+  RecordReader reader(input);
+  char hex[20];
+  while (reader.next(batch, per_batch, batch_max_bytes)) {
+    const auto fps = engine.fingerprints(batch.docs);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      detail::write_tsv_field(out, batch.ids[i]);
+      std::snprintf(hex, sizeof hex, "\t%016llx\n", static_cast<unsigned long long>(fps[i]));
+      out << hex;
+    }
+  }
+  stats = reader.stats();
+}
+
+/// The binary sketch file of docs/formats.md, or `id<TAB>P hex values` with --format tsv.
+void write_minhash(const Config& config, const InputOptions& input, size_t per_batch, bool tsv,
+                   std::ostream& out, InputStats& stats, Backend& backend) {
+  Engine engine(config);
+  backend = engine.backend();
+  RecordReader reader(input);
+  SketchHeader header = SketchHeader::from_config(config);
+  if (!tsv) write_sketch_header(out, header);
+  InputBatch batch;
+  char hex[16];
+  while (reader.next(batch, per_batch, batch_max_bytes)) {
+    const Signatures sigs = engine.sketch(batch.docs);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (!tsv) {
+        write_sketch_record(out, batch.ids[i], sigs.row(i), sigs.num_perm);
+        continue;
+      }
+      detail::write_tsv_field(out, batch.ids[i]);
+      for (uint32_t k = 0; k < sigs.num_perm; ++k) {
+        std::snprintf(hex, sizeof hex, "%c%08x", k ? ' ' : '\t', sigs.row(i)[k]);
+        out << hex;
+      }
+      out << '\n';
+    }
+    header.documents += batch.size();
+  }
+  if (!tsv) {
+    out.seekp(0);  // the count is known only now
+    write_sketch_header(out, header);
+  }
+  stats = reader.stats();
+}
+
 int run_sketch(int argc, char** argv) {
   cxxopts::Options o(argv[0],
-                     "Write MinHash signatures of every document to a binary sketch file.\n"
-                     "\nexample:\n  gpudedup sketch corpus.jsonl --output corpus.sketch --num-perm 128\n");
+                     "Write a sketch of every document: MinHash signatures (binary sketch file, or TSV)\n"
+                     "or SimHash fingerprints (TSV: id, 16 hex digits).\n"
+                     "\nexamples:\n  gpudedup sketch corpus.jsonl --output corpus.sketch --num-perm 128\n"
+                     "  gpudedup sketch --method simhash --format tsv corpus.jsonl -o fingerprints.tsv\n");
   add_input_options(o);
   add_sketch_options(o);
+  add_simhash_options(o);
   add_backend_options(o);
-  o.add_options("Output")("o,output", "sketch file to write", cxxopts::value<std::string>())(
+  o.add_options("Output")("o,output", "file to write", cxxopts::value<std::string>())(
+      "method", "minhash or simhash", cxxopts::value<std::string>()->default_value("minhash"))(
+      "format", "binary (minhash only) or tsv", cxxopts::value<std::string>()->default_value("binary"))(
       "q,quiet", "no summary");
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
@@ -28,28 +95,27 @@ int run_sketch(int argc, char** argv) {
   read_backend_options(r, config);
   const InputOptions input = read_input_options(r);
   const size_t per_batch = batch_size(r);
+  const auto method = r["method"].as<std::string>();
+  const auto format = r["format"].as<std::string>();
+  GD_EXPECTS(method == "minhash" || method == "simhash", "--method must be minhash or simhash, got '" + method + "'");
+  GD_EXPECTS(format == "binary" || format == "tsv", "--format must be binary or tsv, got '" + format + "'");
+  GD_EXPECTS(method == "minhash" || format == "tsv", "--method simhash writes --format tsv");
 
-  Engine engine(config);
-  RecordReader reader(input);
   AtomicOutputFile file(r["output"].as<std::string>());
-  SketchHeader header = SketchHeader::from_config(config);
-  write_sketch_header(file.stream(), header);
-  InputBatch batch;
-  while (reader.next(batch, per_batch, batch_max_bytes)) {
-    const Signatures sigs = engine.sketch(batch.docs);
-    for (size_t i = 0; i < batch.size(); ++i) {
-      write_sketch_record(file.stream(), batch.ids[i], sigs.row(i), sigs.num_perm);
-    }
-    header.documents += batch.size();
+  InputStats stats;
+  Backend backend = Backend::cpu;
+  if (method == "simhash") {
+    config.method = Method::simhash;
+    const SimHashConfig sh = read_simhash_options(r);
+    write_simhash_tsv(config, sh, input, per_batch, file.stream(), stats);
+  } else {
+    write_minhash(config, input, per_batch, format == "tsv", file.stream(), stats, backend);
   }
-  file.stream().seekp(0);  // the count is known only now
-  write_sketch_header(file.stream(), header);
   file.commit();
   if (!r.count("quiet")) {
-    const auto& st = reader.stats();
-    std::cerr << "gpudedup sketch: " << header.documents << " signatures (P=" << config.minhash.num_perm
-              << ", backend " << to_string(engine.backend()) << "), " << st.skipped << " records skipped\n";
-    for (const auto& line : st.reports) std::cerr << "gpudedup sketch: skipped " << line << "\n";
+    std::cerr << "gpudedup sketch: " << stats.documents << " " << method << " sketches, " << stats.skipped
+              << " records skipped\n";
+    for (const auto& line : stats.reports) std::cerr << "gpudedup sketch: skipped " << line << "\n";
   }
   return 0;
 }
