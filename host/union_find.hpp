@@ -33,4 +33,18 @@ class UnionFind {
   std::vector<uint32_t> parent_;
 };
 
+/// Fills r.representative (each document's smallest cluster member), r.removed and
+/// r.clusters (components of two or more) from a finished union-find.
+template <class Result>
+void label_clusters(UnionFind& uf, uint64_t documents, Result& r) {
+  r.representative.resize(documents);
+  std::vector<uint32_t> members(documents, 0);
+  for (uint32_t d = 0; d < documents; ++d) {
+    r.representative[d] = uf.find(d);
+    ++members[r.representative[d]];
+    r.removed += r.representative[d] != d;
+  }
+  for (uint32_t m : members) r.clusters += m >= 2;
+}
+
 }  // namespace gpudedup::detail

@@ -13,15 +13,6 @@
 namespace gpudedup::cli {
 namespace {
 
-template <class T>
-T value(const cxxopts::ParseResult& r, const std::string& name) {
-  try {
-    return r[name].as<T>();
-  } catch (const cxxopts::exceptions::exception& e) {
-    throw usage_error("--" + name + ": " + e.what());
-  }
-}
-
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw data_error(path + ": cannot open the training text given to --train");
@@ -75,31 +66,31 @@ int run_gen(int argc, char** argv) {
     if (!r.count(required)) throw usage_error(std::string("--") + required + " is required (see --help)");
   }
   CorpusOptions c;
-  c.documents = value<uint64_t>(r, "documents");
-  c.seed = value<uint64_t>(r, "seed");
-  c.vocabulary = value<uint32_t>(r, "vocabulary");
-  c.mean_words = value<double>(r, "mean-words");
-  c.length_sigma = value<double>(r, "length-sigma");
-  c.threads = value<int>(r, "threads");
-  c.cluster_fraction = value<double>(r, "cluster-fraction");
-  c.max_cluster_size = value<uint32_t>(r, "max-cluster-size");
-  c.cluster_size_exponent = value<double>(r, "cluster-exponent");
-  c.edits.insert = value<double>(r, "insert-rate");
-  c.edits.remove = value<double>(r, "delete-rate");
-  c.edits.substitute = value<double>(r, "substitute-rate");
-  c.edits.reorder = value<double>(r, "reorder-rate");
-  c.edits.boilerplate = value<double>(r, "boilerplate-rate");
-  c.edits.truncate = value<double>(r, "truncate-rate");
-  c.edits.max_truncate = value<double>(r, "max-truncate");
+  c.documents = option<uint64_t>(r, "documents");
+  c.seed = option<uint64_t>(r, "seed");
+  c.vocabulary = option<uint32_t>(r, "vocabulary");
+  c.mean_words = option<double>(r, "mean-words");
+  c.length_sigma = option<double>(r, "length-sigma");
+  c.threads = option<int>(r, "threads");
+  c.cluster_fraction = option<double>(r, "cluster-fraction");
+  c.max_cluster_size = option<uint32_t>(r, "max-cluster-size");
+  c.cluster_size_exponent = option<double>(r, "cluster-exponent");
+  c.edits.insert = option<double>(r, "insert-rate");
+  c.edits.remove = option<double>(r, "delete-rate");
+  c.edits.substitute = option<double>(r, "substitute-rate");
+  c.edits.reorder = option<double>(r, "reorder-rate");
+  c.edits.boilerplate = option<double>(r, "boilerplate-rate");
+  c.edits.truncate = option<double>(r, "truncate-rate");
+  c.edits.max_truncate = option<double>(r, "max-truncate");
   c.validate();  // before reading a large training file
   if (r.count("train")) {
-    c.train_name = value<std::string>(r, "train");
+    c.train_name = option<std::string>(r, "train");
     c.train_text = read_file(c.train_name);
   }
   const auto start = std::chrono::steady_clock::now();
   const CorpusGenerator gen(std::move(c));
-  AtomicOutputFile corpus(value<std::string>(r, "output"));
-  AtomicOutputFile truth(value<std::string>(r, "truth"));
+  AtomicOutputFile corpus(option<std::string>(r, "output"));
+  AtomicOutputFile truth(option<std::string>(r, "truth"));
   const CorpusSummary s = gen.write(corpus.stream(), truth.stream());
   corpus.commit();
   truth.commit();

@@ -11,15 +11,6 @@
 namespace gpudedup::cli {
 namespace {
 
-template <class T>
-T value(const cxxopts::ParseResult& r, const std::string& name) {
-  try {
-    return r[name].as<T>();
-  } catch (const cxxopts::exceptions::exception& e) {
-    throw usage_error("--" + name + ": " + e.what());
-  }
-}
-
 int run_tune(int argc, char** argv) {
   const LshConfig d;
   cxxopts::Options o(argv[0],
@@ -40,14 +31,14 @@ int run_tune(int argc, char** argv) {
      cxxopts::value<double>()->default_value("0.5"));
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
-  const auto t = value<double>(r, "threshold");
+  const auto t = option<double>(r, "threshold");
   GD_EXPECTS(t > 0 && t <= 1, "--threshold must be in (0, 1], got " + std::to_string(t));
-  const auto p = value<int64_t>(r, "num-perm");
+  const auto p = option<int64_t>(r, "num-perm");
   GD_EXPECTS(p >= 1 && p <= 4096, "--num-perm must be in 1..4096, got " + std::to_string(p));
-  const auto top = value<int64_t>(r, "top");
+  const auto top = option<int64_t>(r, "top");
   GD_EXPECTS(top >= 1, "--top must be >= 1, got " + std::to_string(top));
-  const auto fp = value<double>(r, "false-positive-weight");
-  const auto fn = value<double>(r, "false-negative-weight");
+  const auto fp = option<double>(r, "false-positive-weight");
+  const auto fn = option<double>(r, "false-negative-weight");
   GD_EXPECTS(fp >= 0 && fn >= 0 && fp + fn > 0, "--false-positive-weight and --false-negative-weight must be >= 0, not both 0");
   const auto choices = lsh_choices(t, uint32_t(p), size_t(top), fp, fn);
   print_lsh_table(std::cout, t, choices);

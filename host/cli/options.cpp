@@ -8,15 +8,6 @@
 namespace gpudedup::cli {
 namespace {
 
-template <class T>
-T get(const cxxopts::ParseResult& r, const std::string& name) {
-  try {
-    return r[name].as<T>();
-  } catch (const cxxopts::exceptions::exception& e) {
-    throw usage_error("--" + name + ": " + e.what());
-  }
-}
-
 }  // namespace
 
 void add_input_options(cxxopts::Options& o) {
@@ -34,22 +25,22 @@ void add_input_options(cxxopts::Options& o) {
 
 InputOptions read_input_options(const cxxopts::ParseResult& r) {
   InputOptions in;
-  if (r.count("inputs")) in.paths = get<std::vector<std::string>>(r, "inputs");
+  if (r.count("inputs")) in.paths = option<std::vector<std::string>>(r, "inputs");
   GD_EXPECTS(!in.paths.empty(), "no input given: name files, a directory, or - for stdin");
-  const auto fmt = get<std::string>(r, "input-format");
+  const auto fmt = option<std::string>(r, "input-format");
   if (fmt == "auto") in.format = InputFormat::automatic;
   else if (fmt == "jsonl") in.format = InputFormat::jsonl;
   else if (fmt == "text") in.format = InputFormat::text;
   else if (fmt == "dir") in.format = InputFormat::directory;
   else throw usage_error("--input-format must be auto, jsonl, text or dir, got '" + fmt + "'");
-  in.text_field = get<std::string>(r, "text-field");
-  in.id_field = get<std::string>(r, "id-field");
+  in.text_field = option<std::string>(r, "text-field");
+  in.id_field = option<std::string>(r, "id-field");
   in.strict = r.count("strict") > 0;
   return in;
 }
 
 size_t batch_size(const cxxopts::ParseResult& r) {
-  const auto n = get<size_t>(r, "batch-size");
+  const auto n = option<size_t>(r, "batch-size");
   GD_EXPECTS(n >= 1 && n <= (size_t(1) << 26), "--batch-size must be in 1..67108864, got " + std::to_string(n));
   return n;
 }
@@ -67,23 +58,23 @@ void add_sketch_options(cxxopts::Options& o) {
 }
 
 void read_sketch_options(const cxxopts::ParseResult& r, Config& c) {
-  const auto kind = get<std::string>(r, "shingle");
+  const auto kind = option<std::string>(r, "shingle");
   if (kind == "char") c.shingle.kind = ShingleKind::chars;
   else if (kind == "word") c.shingle.kind = ShingleKind::words;
   else throw usage_error("--shingle must be char or word, got '" + kind + "'");
-  const auto k = get<int64_t>(r, "ngram");
+  const auto k = option<int64_t>(r, "ngram");
   GD_EXPECTS(k >= 1 && k <= 64, "--ngram must be in 1..64, got " + std::to_string(k));
   c.shingle.ngram = uint32_t(k);
   if (r.count("stopwords")) {
-    c.shingle.stop_words = read_word_list(get<std::string>(r, "stopwords"));
+    c.shingle.stop_words = read_word_list(option<std::string>(r, "stopwords"));
     c.shingle.remove_stop_words = true;
   }
   c.shingle.stop_word_anchored = r.count("stopword-anchored") > 0;
   if (c.shingle.stop_word_anchored) c.shingle.remove_stop_words = false;
-  const auto p = get<int64_t>(r, "num-perm");
+  const auto p = option<int64_t>(r, "num-perm");
   GD_EXPECTS(p >= 1 && p <= 4096, "--num-perm must be in 1..4096, got " + std::to_string(p));
   c.minhash.num_perm = uint32_t(p);
-  c.minhash.seed = get<uint64_t>(r, "seed");
+  c.minhash.seed = option<uint64_t>(r, "seed");
 }
 
 void add_backend_options(cxxopts::Options& o) {
@@ -95,14 +86,14 @@ void add_backend_options(cxxopts::Options& o) {
 }
 
 void read_backend_options(const cxxopts::ParseResult& r, Config& c) {
-  const auto b = get<std::string>(r, "backend");
+  const auto b = option<std::string>(r, "backend");
   if (b == "auto") c.backend = Backend::automatic;
   else if (b == "cpu") c.backend = Backend::cpu;
   else if (b == "cuda") c.backend = Backend::cuda;
   else throw usage_error("--backend must be auto, cpu or cuda, got '" + b + "'");
-  c.threads = get<int>(r, "threads");
+  c.threads = option<int>(r, "threads");
   GD_EXPECTS(c.threads >= 0, "--threads must be >= 0");
-  c.device = get<int>(r, "device");
+  c.device = option<int>(r, "device");
   GD_EXPECTS(c.device >= 0, "--device must be >= 0");
 }
 

@@ -5,9 +5,20 @@
 #include <string>
 
 #include "gpudedup/config.hpp"
+#include "gpudedup/errors.hpp"
 #include "gpudedup/io.hpp"
 
 namespace gpudedup::cli {
+
+/// r[name] as T; a value of the wrong type becomes a usage_error naming --name.
+template <class T>
+T option(const cxxopts::ParseResult& r, const std::string& name) {
+  try {
+    return r[name].as<T>();
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw usage_error("--" + name + ": " + e.what());
+  }
+}
 
 /// --input-format, --text-field, --id-field, --strict, --batch-size, positional inputs.
 void add_input_options(cxxopts::Options& options);

@@ -4,21 +4,13 @@
 #include <string>
 
 #include "gpudedup/errors.hpp"
+#include "host/cli/options.hpp"
 
 namespace gpudedup::cli {
 namespace {
 
-template <class T>
-T get(const cxxopts::ParseResult& r, const std::string& name) {
-  try {
-    return r[name].as<T>();
-  } catch (const cxxopts::exceptions::exception& e) {
-    throw usage_error("--" + name + ": " + e.what());
-  }
-}
-
 double get_unit(const cxxopts::ParseResult& r, const std::string& name) {
-  const double v = get<double>(r, name);
+  const double v = option<double>(r, name);
   GD_EXPECTS(std::isfinite(v) && v >= 0 && v <= 1, "--" + name + " must be in [0, 1], got " + std::to_string(v));
   return v;
 }
@@ -42,26 +34,26 @@ void add_simhash_options(cxxopts::Options& o) {
 
 SimHashConfig read_simhash_options(const cxxopts::ParseResult& r) {
   SimHashConfig c;
-  const auto k = get<int64_t>(r, "hamming");
+  const auto k = option<int64_t>(r, "hamming");
   GD_EXPECTS(k >= 0 && k <= 32, "--hamming must be in 0..32, got " + std::to_string(k));
   c.hamming = uint32_t(k);
-  const auto m = get<int64_t>(r, "blocks");
+  const auto m = option<int64_t>(r, "blocks");
   GD_EXPECTS(m == 0 || (m >= k + 1 && m <= 64),
              "--blocks must be 0 or in " + std::to_string(k + 1) + "..64 (at least --hamming + 1), got " +
                  std::to_string(m));
   c.blocks = uint32_t(m);
-  c.split_factor = get<double>(r, "split-factor");
+  c.split_factor = option<double>(r, "split-factor");
   GD_EXPECTS(std::isfinite(c.split_factor) && c.split_factor >= 0 && c.split_factor <= 1e6,
              "--split-factor must be in 0..1e6, got " + std::to_string(c.split_factor));
-  const auto w = get<std::string>(r, "weights");
+  const auto w = option<std::string>(r, "weights");
   if (w == "tf") c.weights = SimHashWeights::tf;
   else if (w == "tfidf") c.weights = SimHashWeights::tfidf;
   else if (w == "tfidf-len") c.weights = SimHashWeights::tfidf_len;
   else throw usage_error("--weights must be tf, tfidf or tfidf-len, got '" + w + "'");
-  c.len_mu = get<double>(r, "len-mu");
-  c.len_sigma = get<double>(r, "len-sigma");
+  c.len_mu = option<double>(r, "len-mu");
+  c.len_sigma = option<double>(r, "len-sigma");
   if (r.count("meta-field")) {
-    c.meta_field = get<std::string>(r, "meta-field");
+    c.meta_field = option<std::string>(r, "meta-field");
     GD_EXPECTS(!c.meta_field.empty(), "--meta-field must name a JSON field");
     c.use_meta = true;
   }

@@ -203,14 +203,7 @@ DedupResult SimHashEngine::finish(SimHashPairInfo* info) {
       info->score.push_back(s.score(p.a, p.b, p.distance));
     }
   }
-  r.representative.resize(r.documents);
-  std::vector<uint32_t> members(r.documents, 0);
-  for (uint32_t d = 0; d < r.documents; ++d) {
-    r.representative[d] = uf.find(d);
-    ++members[r.representative[d]];
-    r.removed += r.representative[d] != d;
-  }
-  for (uint32_t m : members) r.clusters += m >= 2;
+  detail::label_clusters(uf, r.documents, r);
   s.seconds.cluster += seconds_since(t0);
   r.seconds = s.seconds;
   return r;
