@@ -1,59 +1,25 @@
 #pragma once
-// Small helpers of the SimHash kernels: an RAII device buffer on a stream and error checks.
+// Small helpers of the SimHash kernels on top of kernels/device_buffer.cuh.
 #include <cuda_runtime.h>
 
 #include <string>
 #include <vector>
 
 #include "gpudedup/errors.hpp"
+#include "kernels/device_buffer.cuh"
 
 namespace gpudedup::detail::simhash_cuda {
 
-inline void check(cudaError_t err, const char* what, const char* file, int line) {
-  if (err != cudaSuccess) {
-    throw data_error(std::string("CUDA error in ") + what + " (" + file + ":" + std::to_string(line) +
-                     "): " + cudaGetErrorString(err));
-  }
-}
-
-/// Move-only device array allocated and freed on a stream; the destructor never throws.
+/// Device arrays are the backend's device_buffer (kernels/device_buffer.cuh).
 template <class T>
-class buffer {
- public:
-  buffer() = default;
-  buffer(size_t n, cudaStream_t stream) : n_(n), stream_(stream) {
-    if (n) check(cudaMallocAsync(&p_, n * sizeof(T), stream), "cudaMallocAsync", __FILE__, __LINE__);
-  }
-  ~buffer() {
-    if (p_) cudaFreeAsync(p_, stream_);
-  }
-  buffer(buffer&& o) noexcept : p_(o.p_), n_(o.n_), stream_(o.stream_) { o.p_ = nullptr; o.n_ = 0; }
-  buffer& operator=(buffer&& o) noexcept {
-    if (this != &o) {
-      if (p_) cudaFreeAsync(p_, stream_);
-      p_ = o.p_; n_ = o.n_; stream_ = o.stream_;
-      o.p_ = nullptr; o.n_ = 0;
-    }
-    return *this;
-  }
-  buffer(const buffer&) = delete;
-  buffer& operator=(const buffer&) = delete;
-  T* data() const { return p_; }
-  size_t size() const { return n_; }
-
- private:
-  T* p_ = nullptr;
-  size_t n_ = 0;
-  cudaStream_t stream_ = nullptr;
-};
+using buffer = device_buffer<T>;
 
 /// A device copy of a host vector.
 template <class T>
 buffer<T> to_device(const std::vector<T>& h, cudaStream_t stream) {
   buffer<T> d(h.size(), stream);
   if (!h.empty())
-    check(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync", __FILE__, __LINE__);
+    GD_CUDA_TRY(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
   return d;
 }
 
@@ -61,8 +27,8 @@ buffer<T> to_device(const std::vector<T>& h, cudaStream_t stream) {
 class scoped_stream {
  public:
   explicit scoped_stream(int device) {
-    check(cudaSetDevice(device), "cudaSetDevice", __FILE__, __LINE__);
-    check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate", __FILE__, __LINE__);
+    GD_CUDA_TRY(cudaSetDevice(device));
+    GD_CUDA_TRY(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
   }
   ~scoped_stream() {
     cudaStreamSynchronize(s_);
@@ -78,5 +44,3 @@ class scoped_stream {
 
 }  // namespace gpudedup::detail::simhash_cuda
 
-#define SH_CUDA_TRY(call) ::gpudedup::detail::simhash_cuda::check((call), #call, __FILE__, __LINE__)
-#define SH_CUDA_CHECK_LAUNCH() SH_CUDA_TRY(cudaGetLastError())

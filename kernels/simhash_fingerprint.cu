@@ -78,15 +78,15 @@ void simhash_fingerprints_cuda(const SimHashSpec& spec, const DocumentBatch& bat
 
   normalize_kernel<<<unsigned((n + 255) / 256), 256, 0, s>>>(d_bytes.data(), d_offsets.data(), n, d_norm.data(),
                                                              d_norm_len.data());
-  SH_CUDA_CHECK_LAUNCH();
+  GD_CUDA_CHECK_LAUNCH();
   const unsigned blocks = unsigned((n + warps_per_block - 1) / warps_per_block);
   fingerprint_kernel<<<blocks, warps_per_block * 32, 0, s>>>(d_norm.data(), d_offsets.data(), d_norm_len.data(), n,
                                                              spec.features, wp, weights, d_fps.data(),
                                                              d_counts.data());
-  SH_CUDA_CHECK_LAUNCH();
-  SH_CUDA_TRY(cudaMemcpyAsync(fps, d_fps.data(), n * sizeof(uint64_t), cudaMemcpyDeviceToHost, s));
-  SH_CUDA_TRY(cudaMemcpyAsync(feature_counts, d_counts.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-  SH_CUDA_TRY(cudaStreamSynchronize(s));
+  GD_CUDA_CHECK_LAUNCH();
+  GD_CUDA_TRY(cudaMemcpyAsync(fps, d_fps.data(), n * sizeof(uint64_t), cudaMemcpyDeviceToHost, s));
+  GD_CUDA_TRY(cudaMemcpyAsync(feature_counts, d_counts.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+  GD_CUDA_TRY(cudaStreamSynchronize(s));
 }
 
 }  // namespace gpudedup::detail

@@ -91,24 +91,24 @@ std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>& value
   for (size_t t = 0; t < plan.table_masks.size(); ++t) {
     const uint64_t mask = plan.table_masks[t];
     mask_kernel<<<blocks, threads_per_block, 0, s>>>(d_values.data(), n, mask, d_keys.data(), d_idx.data());
-    SH_CUDA_CHECK_LAUNCH();
+    GD_CUDA_CHECK_LAUNCH();
     // Sort only the bit range the key occupies.
     const int begin_bit = __builtin_ctzll(mask), end_bit = 64 - __builtin_clzll(mask);
     size_t temp_bytes = 0, rle_bytes = 0, scan_bytes = 0;
-    SH_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, d_keys.data(), d_keys_sorted.data(), d_idx.data(),
+    GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, d_keys.data(), d_keys_sorted.data(), d_idx.data(),
                                                 d_idx_sorted.data(), n, begin_bit, end_bit, s));
-    SH_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(nullptr, rle_bytes, d_keys_sorted.data(), d_unique.data(),
+    GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(nullptr, rle_bytes, d_keys_sorted.data(), d_unique.data(),
                                                    d_run_len.data(), d_num_runs.data(), n, s));
-    SH_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, d_run_len.data(), d_run_start.data(), n, s));
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, d_run_len.data(), d_run_start.data(), n, s));
     buffer<uint8_t> temp(std::max({temp_bytes, rle_bytes, scan_bytes, size_t(1)}), s);
-    SH_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, d_keys.data(), d_keys_sorted.data(),
+    GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, d_keys.data(), d_keys_sorted.data(),
                                                 d_idx.data(), d_idx_sorted.data(), n, begin_bit, end_bit, s));
-    SH_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(temp.data(), rle_bytes, d_keys_sorted.data(), d_unique.data(),
+    GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(temp.data(), rle_bytes, d_keys_sorted.data(), d_unique.data(),
                                                    d_run_len.data(), d_num_runs.data(), n, s));
     uint32_t num_runs = 0;
-    SH_CUDA_TRY(cudaMemcpyAsync(&num_runs, d_num_runs.data(), sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-    SH_CUDA_TRY(cudaStreamSynchronize(s));
-    SH_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), scan_bytes, d_run_len.data(), d_run_start.data(),
+    GD_CUDA_TRY(cudaMemcpyAsync(&num_runs, d_num_runs.data(), sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), scan_bytes, d_run_len.data(), d_run_start.data(),
                                               num_runs, s));
     const size_t split_at = split_threshold(n, num_runs, plan.split_factor);
     const uint32_t split32 = uint32_t(std::min<size_t>(split_at, UINT32_MAX));
@@ -118,40 +118,40 @@ std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>& value
                                                               d_run_len.data(), d_num_runs.data(), split32, plan.k,
                                                               d_masks.data(), uint32_t(t), d_counts.data(), nullptr,
                                                               nullptr);
-    SH_CUDA_CHECK_LAUNCH();
+    GD_CUDA_CHECK_LAUNCH();
     size_t scan2_bytes = 0;
-    SH_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan2_bytes, d_counts.data(), d_offsets.data(), num_runs, s));
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan2_bytes, d_counts.data(), d_offsets.data(), num_runs, s));
     buffer<uint8_t> temp2(std::max<size_t>(scan2_bytes, 1), s);
-    SH_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp2.data(), scan2_bytes, d_counts.data(), d_offsets.data(), num_runs, s));
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp2.data(), scan2_bytes, d_counts.data(), d_offsets.data(), num_runs, s));
     unsigned long long last_count = 0, last_offset = 0;
-    SH_CUDA_TRY(cudaMemcpyAsync(&last_count, d_counts.data() + num_runs - 1, sizeof(last_count), cudaMemcpyDeviceToHost, s));
-    SH_CUDA_TRY(cudaMemcpyAsync(&last_offset, d_offsets.data() + num_runs - 1, sizeof(last_offset), cudaMemcpyDeviceToHost, s));
-    SH_CUDA_TRY(cudaStreamSynchronize(s));
+    GD_CUDA_TRY(cudaMemcpyAsync(&last_count, d_counts.data() + num_runs - 1, sizeof(last_count), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaMemcpyAsync(&last_offset, d_offsets.data() + num_runs - 1, sizeof(last_offset), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
     const size_t total = size_t(last_count + last_offset);
     buffer<Pair> d_pairs(std::max<size_t>(total, 1), s);
     run_pairs_kernel<<<run_blocks, threads_per_block, 0, s>>>(d_values.data(), d_idx_sorted.data(), d_run_start.data(),
                                                               d_run_len.data(), d_num_runs.data(), split32, plan.k,
                                                               d_masks.data(), uint32_t(t), nullptr, d_offsets.data(),
                                                               d_pairs.data());
-    SH_CUDA_CHECK_LAUNCH();
+    GD_CUDA_CHECK_LAUNCH();
     std::vector<Pair> h_pairs(total);
     if (total)
-      SH_CUDA_TRY(cudaMemcpyAsync(h_pairs.data(), d_pairs.data(), total * sizeof(Pair), cudaMemcpyDeviceToHost, s));
+      GD_CUDA_TRY(cudaMemcpyAsync(h_pairs.data(), d_pairs.data(), total * sizeof(Pair), cudaMemcpyDeviceToHost, s));
 
     // Big runs: few by definition of the threshold; split on the host.
     std::vector<uint32_t> run_len(num_runs), run_start(num_runs);
-    SH_CUDA_TRY(cudaMemcpyAsync(run_len.data(), d_run_len.data(), num_runs * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-    SH_CUDA_TRY(cudaMemcpyAsync(run_start.data(), d_run_start.data(), num_runs * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-    SH_CUDA_TRY(cudaStreamSynchronize(s));
+    GD_CUDA_TRY(cudaMemcpyAsync(run_len.data(), d_run_len.data(), num_runs * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaMemcpyAsync(run_start.data(), d_run_start.data(), num_runs * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
     for (const Pair& p : h_pairs) result.push_back({p.a, p.b, p.d});
     const std::vector<uint64_t> forbidden(plan.table_masks.begin(), plan.table_masks.begin() + long(t));
     std::vector<uint32_t> big;
     for (uint32_t r = 0; r < num_runs; ++r) {
       if (run_len[r] <= split_at) continue;
       big.resize(run_len[r]);
-      SH_CUDA_TRY(cudaMemcpyAsync(big.data(), d_idx_sorted.data() + run_start[r], big.size() * sizeof(uint32_t),
+      GD_CUDA_TRY(cudaMemcpyAsync(big.data(), d_idx_sorted.data() + run_start[r], big.size() * sizeof(uint32_t),
                                   cudaMemcpyDeviceToHost, s));
-      SH_CUDA_TRY(cudaStreamSynchronize(s));
+      GD_CUDA_TRY(cudaStreamSynchronize(s));
       search_run(values.data(), big.data(), big.size(), mask, forbidden, plan.k, split_at, result);
     }
   }
