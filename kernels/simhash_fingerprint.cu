@@ -65,6 +65,7 @@ void simhash_fingerprints_cuda(const SimHashSpec& spec, const DocumentBatch& bat
   auto d_stop = to_device(spec.shingles.stop_word_hashes, s);
   auto d_idf_hashes = to_device(spec.idf_hashes, s);
   auto d_idf_values = to_device(spec.idf_values, s);
+  auto d_idf_buckets = to_device(spec.idf_buckets, s);
   auto d_len = to_device(spec.len_values, s);
   buffer<uint64_t> d_fps(n, s);
   buffer<uint32_t> d_counts(n, s);
@@ -74,6 +75,7 @@ void simhash_fingerprints_cuda(const SimHashSpec& spec, const DocumentBatch& bat
   simhash_weight_params weights = spec.weight_params();
   weights.idf_hashes = d_idf_hashes.data();
   weights.idf_values = d_idf_values.data();
+  weights.idf_buckets = spec.idf_buckets.empty() ? nullptr : d_idf_buckets.data();
   weights.len_values = d_len.data();
 
   normalize_kernel<<<unsigned((n + 255) / 256), 256, 0, s>>>(d_bytes.data(), d_offsets.data(), n, d_norm.data(),

@@ -78,6 +78,8 @@ struct SimHashSpec {
   std::vector<uint64_t> idf_hashes;    ///< sorted unique feature hashes
   std::vector<int64_t> idf_values;     ///< idf_q of each
   int64_t idf_missing = 0;             ///< idf_q of df = 1
+  std::vector<uint32_t> idf_buckets;   ///< radix index over idf_hashes (simhash_weight_params)
+  uint32_t idf_bucket_shift = 63;
   std::vector<int64_t> len_values;     ///< len_q[0 .. simhash_max_len]
   int threads = 0;
 

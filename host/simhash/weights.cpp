@@ -13,6 +13,8 @@ simhash_weight_params SimHashSpec::weight_params() const {
   wp.idf_values = idf_values.data();
   wp.idf_count = idf_hashes.size();
   wp.idf_missing = idf_missing;
+  wp.idf_buckets = idf_buckets.empty() ? nullptr : idf_buckets.data();
+  wp.idf_bucket_shift = idf_bucket_shift;
   wp.len_values = len_values.data();
   return wp;
 }
@@ -49,6 +51,13 @@ void make_idf_table(const std::vector<uint64_t>& hashes, const std::vector<uint3
   spec.idf_values.resize(hashes.size());
   for (size_t i = 0; i < hashes.size(); ++i) spec.idf_values[i] = idf_q(double(df[i]));
   spec.idf_missing = documents ? idf_q(1.0) : 0;
+  // Radix index on the top bits: about 4 entries per bucket, at least 2 buckets.
+  uint32_t bits = 1;
+  while (bits < 24 && (size_t(4) << bits) < hashes.size()) ++bits;
+  spec.idf_bucket_shift = 64 - bits;
+  spec.idf_buckets.assign((size_t(1) << bits) + 1, 0);
+  for (uint64_t h : hashes) ++spec.idf_buckets[(h >> spec.idf_bucket_shift) + 1];
+  for (size_t b = 1; b < spec.idf_buckets.size(); ++b) spec.idf_buckets[b] += spec.idf_buckets[b - 1];
 }
 
 }  // namespace gpudedup::detail

@@ -61,15 +61,15 @@ GD_HD uint64_t simhash_from_counters(const int64_t* counters) {
   return fp;
 }
 
-/// idf_q of hash h: binary search in hashes[0, n) (sorted, unique); `missing` if absent.
-GD_HD int64_t simhash_lookup_idf(const uint64_t* hashes, const int64_t* idf, size_t n, uint64_t h,
+/// idf_q of hash h in hashes[lo, hi) (sorted, unique); `missing` if absent.
+GD_HD int64_t simhash_lookup_idf(const uint64_t* hashes, const int64_t* idf, size_t lo, size_t hi, uint64_t h,
                                  int64_t missing) {
-  size_t lo = 0, hi = n;
+  const size_t end = hi;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
     if (hashes[mid] < h) lo = mid + 1; else hi = mid;
   }
-  return lo < n && hashes[lo] == h ? idf[lo] : missing;
+  return lo < end && hashes[lo] == h ? idf[lo] : missing;
 }
 
 /// The tables a weight needs (device or host pointers, as the caller runs).
@@ -78,6 +78,11 @@ struct simhash_weight_params {
   const uint64_t* idf_hashes = nullptr;  ///< sorted, unique feature hashes
   const int64_t* idf_values = nullptr;   ///< idf_q of each
   size_t idf_count = 0;
+  /// Optional radix index: hashes with top bits b lie in [idf_buckets[b], idf_buckets[b+1]),
+  /// b = h >> idf_bucket_shift. Feature hashes are uniform, so a bucket holds a few
+  /// entries and a lookup touches one or two cache lines instead of ~log2(n).
+  const uint32_t* idf_buckets = nullptr;
+  uint32_t idf_bucket_shift = 63;
   int64_t idf_missing = 0;               ///< idf_q of a feature absent from the table (df = 1)
   const int64_t* len_values = nullptr;   ///< len_q[0 .. simhash_max_len]
 };
@@ -85,7 +90,12 @@ struct simhash_weight_params {
 /// Integer weight of one occurrence of a feature with hash h and length len (code points).
 GD_HD int64_t simhash_weight(const simhash_weight_params& wp, uint64_t h, uint32_t len) {
   if (wp.kind == simhash_weight_kind::tf) return 1;
-  const int64_t idf = simhash_lookup_idf(wp.idf_hashes, wp.idf_values, wp.idf_count, h, wp.idf_missing);
+  size_t lo = 0, hi = wp.idf_count;
+  if (wp.idf_buckets) {
+    lo = wp.idf_buckets[h >> wp.idf_bucket_shift];
+    hi = wp.idf_buckets[(h >> wp.idf_bucket_shift) + 1];
+  }
+  const int64_t idf = simhash_lookup_idf(wp.idf_hashes, wp.idf_values, lo, hi, h, wp.idf_missing);
   if (wp.kind == simhash_weight_kind::tfidf) return idf;
   const int64_t len_q = wp.len_values[len < simhash_max_len ? len : simhash_max_len];
   return (idf * (simhash_fixed_one + len_q)) >> simhash_frac_bits;  // idf >= 0: plain truncation
