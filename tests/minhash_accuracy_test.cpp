@@ -81,11 +81,23 @@ TEST(MinHash, SignatureIsTheMinimumOfEachPermutation) {
   const auto sig = signature(set, a, b);
   for (uint32_t i = 0; i < P; ++i) {
     uint32_t m = UINT32_MAX;
-    for (uint64_t x : set) m = std::min(m, uint32_t((a[i] * x + b[i]) >> 32));
+    // The definition in its plain form: fold the key to 32 bits, one 64-bit multiply-add.
+    auto h = [&](uint64_t x) { return uint32_t((a[i] * uint64_t(uint32_t(x ^ (x >> 32))) + b[i]) >> 32); };
+    for (uint64_t x : set) m = std::min(m, h(x));
     EXPECT_EQ(sig[i], m) << i;
-    EXPECT_EQ(permute(a[i], b[i], set[0]), uint32_t((a[i] * set[0] + b[i]) >> 32));
+    EXPECT_EQ(permute(a[i], b[i], set[0]), h(set[0]));
   }
   EXPECT_EQ(signature({}, a, b), std::vector<uint32_t>(P, empty_signature_value));
+}
+
+TEST(MinHash, PartialProductFormEqualsTheFullMultiplyAddIncludingCarries) {
+  std::mt19937_64 rng(11);
+  for (int t = 0; t < 200000; ++t) {
+    uint64_t a = rng() | 1, b = rng();
+    if (t % 4 == 0) b = ~uint64_t(0) - (rng() & 0xFFFF);  // a_lo*key + b overflows 2^64
+    const uint32_t key = uint32_t(rng());
+    ASSERT_EQ(permute_key(a, b, key), uint32_t((a * uint64_t(key) + b) >> 32)) << a << " " << b << " " << key;
+  }
 }
 
 TEST(MinHash, PermutationsAreDeterministicPerSeedAndOdd) {

@@ -38,9 +38,9 @@ void minhash_fold(uint32_t* sig, const uint64_t* a, const uint64_t* b, uint32_t 
       m[j] = sig[p0 + j];
     }
     for (size_t s = 0; s < n; ++s) {
-      const uint64_t x = hashes[s];
+      const uint32_t key = fold_key(hashes[s]);
       for (uint32_t j = 0; j < fold_block; ++j) {
-        const uint32_t v = permute(ab[j], bb[j], x);
+        const uint32_t v = permute_key(ab[j], bb[j], key);
         m[j] = v < m[j] ? v : m[j];
       }
     }

@@ -2,12 +2,16 @@
 /// @file minhash.hpp
 /// The MinHash permutation family and band keys (DESIGN.md).
 ///
-/// h_i(x) = (a_i * x + b_i) >> 32 over 64-bit arithmetic, with a_i odd. This is
-/// Dietzfelbinger's multiply-add-shift scheme from 64-bit keys to 32-bit values: one
-/// 64-bit multiply-add per (shingle, permutation), no modulo by a prime (datasketch uses
-/// a Mersenne-prime modulus, which costs a 128-bit product or a reduction), and the same
-/// instruction sequence on x86 and on the GPU. The keys are already XXH64 outputs, so the
-/// family only has to decorrelate the P permutations, not to mix weak keys.
+/// h_i(x) = (a_i * k(x) + b_i) mod 2^64 >> 32, with k(x) the 64-bit shingle hash folded
+/// to 32 bits (high half XOR low half) and a_i, b_i 64-bit, a_i odd. For 32-bit keys this
+/// is Dietzfelbinger's multiply-add-shift scheme, which is 2-universal from 32-bit keys to
+/// 32-bit values (Dietzfelbinger 1996, "Universal hashing and k-wise independent random
+/// variables via integer arithmetic without primes"); with unfolded 64-bit keys it would
+/// need 96-bit arithmetic to stay universal. It costs one 64x32-bit multiply-add per
+/// (shingle, permutation) -- two 32x32 partial products on AVX2 and on the GPU, where a
+/// full 64x64 product takes three -- and no modulo by a prime (datasketch uses a
+/// Mersenne-prime modulus). 32-bit keys are what datasketch hashes too; two distinct
+/// shingles of a document collide with probability 2^-32.
 /// a_i, b_i come from SplitMix64 seeded with --seed: identical on every backend.
 #include <cstddef>
 #include <cstdint>
@@ -36,14 +40,27 @@ inline void make_permutations(uint64_t seed, uint32_t num_perm, uint64_t* a, uin
   }
 }
 
-GD_HD uint32_t permute(uint64_t a, uint64_t b, uint64_t x) { return uint32_t((a * x + b) >> 32); }
+/// The 32-bit key of a 64-bit shingle hash.
+GD_HD uint32_t fold_key(uint64_t x) { return uint32_t(x ^ (x >> 32)); }
+
+/// h(x) for a folded key: (a*key + b) mod 2^64 >> 32, written as its two partial
+/// products, hi32(a_lo*key + b) + a_hi*key (mod 2^32), so that vectorizers and the GPU
+/// use one 32x32->64 and one 32x32->32 multiply. (The carry out of bit 63 of
+/// a_lo*key + b is dropped by mod 2^64 in both forms; tests check the equality.)
+GD_HD uint32_t permute_key(uint64_t a, uint64_t b, uint32_t key) {
+  const uint64_t low = uint64_t(uint32_t(a)) * key + b;
+  return uint32_t(low >> 32) + uint32_t(a >> 32) * key;
+}
+
+GD_HD uint32_t permute(uint64_t a, uint64_t b, uint64_t x) { return permute_key(a, b, fold_key(x)); }
 
 /// Folds one shingle hash into a running signature (P values). The loop body is
 /// branch-free so the compiler vectorizes it over permutations.
 GD_HD void minhash_update(uint32_t* sig, const uint64_t* a, const uint64_t* b, uint32_t num_perm,
                           uint64_t x) {
+  const uint32_t key = fold_key(x);
   for (uint32_t i = 0; i < num_perm; ++i) {
-    const uint32_t v = permute(a[i], b[i], x);
+    const uint32_t v = permute_key(a[i], b[i], key);
     sig[i] = v < sig[i] ? v : sig[i];
   }
 }
