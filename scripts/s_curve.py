@@ -72,8 +72,8 @@ def have_gnuplot():
     if shutil.which("gnuplot"):
         return True
     print("trying apt-get install gnuplot-nox ...", file=sys.stderr)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "gnuplot-nox"],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for step in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "gnuplot-nox"]):
+        subprocess.run(step, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return shutil.which("gnuplot") is not None
 
 
@@ -107,7 +107,7 @@ def plot_gnuplot(rows, args, b, r, title):
         with open(data, "w") as f:
             for s, th, m, n, _ in rows:
                 f.write(f"{s} {m} {2 * math.sqrt(max(th * (1 - th), 1e-12) / n)}\n")
-        script = (f"set terminal png size 840,540\nset output '{args.output}'\n"
+        script = (f"set terminal png size 840,540 noenhanced\nset output '{args.output}'\n"
                   f"set title '{title}'\nset xlabel 'Jaccard similarity s of the pair'\n"
                   "set ylabel 'P(pair becomes a candidate)'\nset xrange [0:1]\nset yrange [-0.03:1.03]\n"
                   "set grid\nset key top left\n"
