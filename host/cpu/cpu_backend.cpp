@@ -8,6 +8,7 @@
 #include "gpudedup/detail/buckets.hpp"
 #include "gpudedup/detail/minhash.hpp"
 #include "host/backend.hpp"
+#include "host/cpu/minhash_fold.hpp"
 #include "host/cpu/radix_sort.hpp"
 
 namespace gpudedup::detail {
@@ -16,40 +17,6 @@ namespace {
 // Documents per OpenMP chunk: small enough to balance mixed lengths, large enough that
 // scheduling costs nothing next to hashing.
 constexpr int sketch_chunk = 16;
-
-/// Folds n shingle hashes into sig (P values). Compiled for several x86 levels; the
-/// loader picks the best the CPU has, so one binary vectorizes on every machine.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("default", "avx2", "avx512f")))
-#endif
-void minhash_fold(uint32_t* sig, const uint64_t* a, const uint64_t* b, uint32_t num_perm,
-                  const uint64_t* hashes, size_t n) {
-  // Permutations in blocks of fold_block: the block's coefficients and running minima
-  // stay in vector registers while all of the document's hashes stream past, instead of
-  // three loads and a store per (hash, permutation). Same values as minhash_update.
-  constexpr uint32_t fold_block = 16;
-  uint32_t p0 = 0;
-  for (; p0 + fold_block <= num_perm; p0 += fold_block) {
-    uint64_t ab[fold_block], bb[fold_block];
-    uint32_t m[fold_block];
-    for (uint32_t j = 0; j < fold_block; ++j) {
-      ab[j] = a[p0 + j];
-      bb[j] = b[p0 + j];
-      m[j] = sig[p0 + j];
-    }
-    for (size_t s = 0; s < n; ++s) {
-      const uint32_t key = fold_key(hashes[s]);
-      for (uint32_t j = 0; j < fold_block; ++j) {
-        const uint32_t v = permute_key(ab[j], bb[j], key);
-        m[j] = v < m[j] ? v : m[j];
-      }
-    }
-    for (uint32_t j = 0; j < fold_block; ++j) sig[p0 + j] = m[j];
-  }
-  if (p0 < num_perm) {  // the last num_perm % fold_block permutations
-    for (size_t s = 0; s < n; ++s) minhash_update(sig + p0, a + p0, b + p0, num_perm - p0, hashes[s]);
-  }
-}
 
 class CpuBackend final : public ComputeBackend {
  public:
