@@ -86,6 +86,7 @@ struct Engine::Impl {
                                                      spec.config.similarity, spec.config.threads);
     seconds.candidates += seconds_since(t0);
     r.candidate_pairs = found.size();
+    r.verified_pairs = found.size();
     t0 = std::chrono::steady_clock::now();
     cluster(found, uf, r);
     seconds.cluster += seconds_since(t0);
@@ -150,7 +151,9 @@ ShingleSets Engine::shingle_sets(const DocumentBatch& batch) const {
 uint64_t Engine::add(const DocumentBatch& batch) {
   auto& s = *impl_;
   const uint64_t first = size();
-  GD_EXPECTS(first + batch.size() < UINT32_MAX, "more than 4294967294 documents in one engine");
+  if (first + batch.size() >= UINT32_MAX) {
+    throw data_error("more than 4294967294 documents in one run: split the input into several runs");
+  }
   const auto t0 = std::chrono::steady_clock::now();
   if (s.spec.config.method == Method::exact) {
     s.add_exact(batch);
@@ -179,7 +182,7 @@ DedupResult Engine::finish() {
   auto& s = *impl_;
   DedupResult r;
   r.documents = size();
-  r.lsh = s.lsh;
+  if (s.spec.config.method == Method::minhash) r.lsh = s.lsh;
   for (uint32_t sz : s.set_sizes) r.empty += sz == 0;
   detail::UnionFind uf(r.documents);
   if (s.spec.config.method == Method::exact) {

@@ -34,12 +34,34 @@ uint64_t known_input_bytes(const InputOptions& in) {
   return total;
 }
 
+/// The job's output files, opened before any work so that a bad path fails at once, and
+/// committed together at the end (a failed run leaves none of them).
+struct OutputFiles {
+  std::optional<AtomicOutputFile> output, removed, pairs, clusters, stats;
+
+  explicit OutputFiles(const OutputOptions& o) {
+    open(output, o.output);
+    open(removed, o.removed);
+    open(pairs, o.pairs);
+    open(clusters, o.clusters);
+    open(stats, o.stats);
+  }
+  void commit() {
+    for (auto* f : {&output, &removed, &pairs, &clusters, &stats}) {
+      if (*f) (*f)->commit();
+    }
+  }
+
+ private:
+  static void open(std::optional<AtomicOutputFile>& f, const std::string& path) {
+    if (!path.empty()) f.emplace(path);
+  }
+};
+
+/// Writes through `file` when that output was asked for.
 template <class Write>
-void write_output(const std::string& path, Write&& write) {
-  if (path.empty()) return;
-  AtomicOutputFile file(path);
-  write(file.stream());
-  file.commit();
+void write_output(std::optional<AtomicOutputFile>& file, Write&& write) {
+  if (file) write(file->stream());
 }
 
 }  // namespace
@@ -77,6 +99,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   const auto t_start = clock_type::now();
   DedupSummary s;
   CorpusEngine engine(job);
+  OutputFiles files(job.outputs);
   s.backend = engine.backend();
 
   Progress p;
@@ -130,21 +153,21 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   // Pass 2: outputs.
   report("write", reader);
   const auto t_write = clock_type::now();
-  const auto& outs = job.outputs;
   const auto& ids = kept.ids;
-  write_output(outs.output, [&](std::ostream& out) {
+  write_output(files.output, [&](std::ostream& out) {
     std::vector<uint8_t> keep(s.input.records, 0);
     for (size_t d = 0; d < kept.record_of.size(); ++d) keep[kept.record_of[d]] = s.result.representative[d] == d;
     reader.write_kept(keep, out);
   });
-  write_output(outs.removed, [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
-  write_output(outs.pairs, [&](std::ostream& out) {
+  write_output(files.removed, [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
+  write_output(files.pairs, [&](std::ostream& out) {
     detail::write_pairs(out, s.result, ids, engine.simhash ? &s.simhash_pairs.distance : nullptr);
   });
-  write_output(outs.clusters, [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
+  write_output(files.clusters, [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
   s.seconds_write = since(t_write);
   s.seconds_total = since(t_start);
-  write_output(outs.stats, [&](std::ostream& out) { out << stats_json(job, s); });
+  write_output(files.stats, [&](std::ostream& out) { out << stats_json(job, s); });
+  files.commit();
   return s;
 }
 

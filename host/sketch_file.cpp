@@ -81,6 +81,9 @@ SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>
                      std::to_string(sketch_file_version));
   }
   h.num_perm = get<uint32_t>(hb + 12);
+  if (h.num_perm < 1 || h.num_perm > 4096) {
+    throw data_error(path + ": corrupt sketch file header (P = " + std::to_string(h.num_perm) + ", expected 1..4096)");
+  }
   h.seed = get<uint64_t>(hb + 16);
   h.shingle = hb[24] ? ShingleKind::words : ShingleKind::chars;
   h.remove_stop_words = hb[25] & 1;
@@ -95,7 +98,11 @@ SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>
     unsigned char len[4];
     SketchRecord rec;
     if (!in.read(reinterpret_cast<char*>(len), 4)) throw data_error(path + ": truncated at record " + std::to_string(d));
-    rec.id.resize(get<uint32_t>(len));
+    const uint32_t id_len = get<uint32_t>(len);
+    if (id_len > (1u << 20)) {
+      throw data_error(path + ": corrupt record " + std::to_string(d) + " (id of " + std::to_string(id_len) + " bytes)");
+    }
+    rec.id.resize(id_len);
     if (!in.read(rec.id.data(), std::streamsize(rec.id.size())) ||
         !in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(buf.size()))) {
       throw data_error(path + ": truncated at record " + std::to_string(d));

@@ -211,3 +211,12 @@ TEST_F(CliTest, SimHashSketchWritesSixteenHexDigits) {
   EXPECT_EQ(n, 5);
   EXPECT_EQ(run("sketch --method simhash --format binary " + path("in.jsonl") + " -o " + path("x")).code, 2);
 }
+
+TEST_F(CliTest, UnwritableOutputFailsBeforeAnyWorkAndWritesNothing) {
+  write("in.jsonl", corpus());
+  const RunResult r = run("dedup --quiet " + path("in.jsonl") + " -o " + path("kept.jsonl") + " --stats " +
+                          path("no/such/dir/stats.json"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no/such/dir/stats.json"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("kept.jsonl")));
+}

@@ -60,6 +60,8 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   if (r.count("bands")) {
     const auto b = r["bands"].as<int64_t>(), rows = r["rows"].as<int64_t>();
     GD_EXPECTS(b >= 1 && rows >= 1, "--bands and --rows must be >= 1");
+    GD_EXPECTS(b <= int64_t(c.minhash.num_perm) && rows <= int64_t(c.minhash.num_perm),
+               "--bands and --rows must each be at most --num-perm (" + std::to_string(c.minhash.num_perm) + ")");
     GD_EXPECTS(b * rows <= int64_t(c.minhash.num_perm),
                "--bands x --rows (" + std::to_string(b * rows) + ") must not exceed --num-perm (" +
                    std::to_string(c.minhash.num_perm) + ")");

@@ -50,11 +50,13 @@ struct StageSeconds {
 struct DedupResult {
   uint64_t documents = 0;
   uint64_t empty = 0;                 ///< documents without shingles (never duplicates)
-  LshParams lsh;                      ///< bands/rows used (minhash)
+  LshParams lsh;                      ///< bands/rows used (minhash; all zero for exact)
   uint64_t candidate_pairs = 0;       ///< candidate pairs looked at
-  uint64_t verified_pairs = 0;        ///< candidate pairs that passed verification
-  /// Pairs the clustering used: each joined two clusters (all verified pairs when
-  /// Config::all_pairs), in the order they were found; a < b.
+  /// Pairs that passed verification: exact and SimHash count them all; MinHash does not
+  /// (pairs inside an already-joined cluster are skipped, backend-dependently) and leaves 0.
+  uint64_t verified_pairs = 0;
+  /// Pairs the clustering used: each joined two clusters, in the order they were found
+  /// (with Config::all_pairs: every verified pair once, sorted by (a, b)); a < b.
   std::vector<ScoredPair> pairs;
   /// For each document, its cluster's representative: the smallest document number.
   std::vector<uint32_t> representative;

@@ -12,7 +12,8 @@
 namespace gpudedup {
 
 constexpr char sketch_file_magic[8] = {'G', 'D', 'S', 'K', 'E', 'T', 'C', 'H'};
-constexpr uint32_t sketch_file_version = 1;
+/// 2: the MinHash family folds shingle hashes to 32-bit keys (docs/performance.md).
+constexpr uint32_t sketch_file_version = 2;
 
 /// What a signature depends on; two files are comparable only when these are equal.
 struct SketchHeader {
