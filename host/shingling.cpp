@@ -56,12 +56,15 @@ ShingleSpec make_shingle_spec(const ShingleConfig& config) {
   return spec;
 }
 
+size_t normalize_into(std::string_view text, std::vector<uint8_t>& scratch) {
+  scratch.resize(text.size());
+  return normalize_text(reinterpret_cast<const uint8_t*>(text.data()), text.size(), scratch.data());
+}
+
 void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uint8_t>& scratch,
                  std::vector<uint64_t>& out) {
   out.clear();
-  scratch.resize(text.size());
-  const size_t n =
-      normalize_text(reinterpret_cast<const uint8_t*>(text.data()), text.size(), scratch.data());
+  const size_t n = normalize_into(text, scratch);
   for_each_shingle(spec, scratch.data(), n, [&](uint64_t h) { out.push_back(h); });
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

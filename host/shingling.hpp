@@ -37,6 +37,9 @@ void for_each_shingle(const ShingleSpec& spec, const uint8_t* text, size_t n, F&
   }
 }
 
+/// Normalizes `text` into `scratch` (resized to fit) and returns the normalized length.
+size_t normalize_into(std::string_view text, std::vector<uint8_t>& scratch);
+
 /// Normalizes `text` (using `scratch`) and stores its sorted unique shingle hashes in `out`.
 void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uint8_t>& scratch,
                  std::vector<uint64_t>& out);

@@ -5,6 +5,8 @@
 // Every test with a device in its name skips without a usable CUDA device.
 #include <gtest/gtest.h>
 
+#include "test_text.hpp"
+
 #include <cstdint>
 #include <random>
 #include <string>
@@ -20,23 +22,7 @@ namespace {
 
 bool have_device() { return !cuda_status().devices.empty(); }
 
-void append_utf8(std::string& s, uint32_t c) {
-  if (c < 0x80) {
-    s += char(c);
-  } else if (c < 0x800) {
-    s += char(0xC0 | (c >> 6));
-    s += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    s += char(0xE0 | (c >> 12));
-    s += char(0x80 | ((c >> 6) & 0x3F));
-    s += char(0x80 | (c & 0x3F));
-  } else {
-    s += char(0xF0 | (c >> 18));
-    s += char(0x80 | ((c >> 12) & 0x3F));
-    s += char(0x80 | ((c >> 6) & 0x3F));
-    s += char(0x80 | (c & 0x3F));
-  }
-}
+void append_utf8(std::string& s, uint32_t c) { s += utf8(c); }
 
 /// Deterministic random corpora with planted near-duplicates.
 class CorpusMaker {

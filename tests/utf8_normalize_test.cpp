@@ -1,6 +1,8 @@
 // UTF-8 decoding with the project's bad-byte rule, and the default normalization.
 #include <gtest/gtest.h>
 
+#include "test_text.hpp"
+
 #include <random>
 #include <string>
 #include <vector>
@@ -16,25 +18,6 @@ const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8
 
 code_point decode(const std::string& s) { return decode_utf8(bytes(s), s.size()); }
 
-std::string utf8(uint32_t c) {
-  std::string s;
-  if (c < 0x80) {
-    s += char(c);
-  } else if (c < 0x800) {
-    s += char(0xC0 | (c >> 6));
-    s += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    s += char(0xE0 | (c >> 12));
-    s += char(0x80 | ((c >> 6) & 0x3F));
-    s += char(0x80 | (c & 0x3F));
-  } else {
-    s += char(0xF0 | (c >> 18));
-    s += char(0x80 | ((c >> 12) & 0x3F));
-    s += char(0x80 | ((c >> 6) & 0x3F));
-    s += char(0x80 | (c & 0x3F));
-  }
-  return s;
-}
 
 std::string normalize(const std::string& s) {
   std::string out(s.size(), '\0');

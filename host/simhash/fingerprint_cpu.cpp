@@ -30,9 +30,7 @@ void simhash_fingerprints_cpu(const SimHashSpec& spec, const DocumentBatch& batc
     std::vector<uint8_t> scratch;
 #pragma omp for schedule(dynamic, 16)
     for (int64_t d = 0; d < n; ++d) {
-      const auto text = batch.text(size_t(d));
-      scratch.resize(text.size());
-      const size_t len = normalize_text(reinterpret_cast<const uint8_t*>(text.data()), text.size(), scratch.data());
+      const size_t len = normalize_into(batch.text(size_t(d)), scratch);
       fps[d] = simhash_fingerprint_text(spec, scratch.data(), len, feature_counts + d);
     }
   }
