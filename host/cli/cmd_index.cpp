@@ -1,0 +1,293 @@
+// gpudedup index create|add|query|stats|compact DIR ...: the persistent index
+// (gpudedup::Index, docs/embedding.md) from the command line.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/index.hpp"
+#include "gpudedup/io.hpp"
+#include "host/cli/command.hpp"
+#include "host/cli/options.hpp"
+#include "host/result_writers.hpp"
+
+namespace gpudedup::cli {
+namespace {
+
+const char* index_usage =
+    "usage: gpudedup index create|add|query|stats|compact DIR [options]\n"
+    "\n"
+    "  create DIR    a new, empty index with the given shingle, MinHash and LSH settings\n"
+    "  add DIR IN..  index documents; --only-new indexes only those that are not near-duplicates\n"
+    "  query DIR IN..  answer, per document: new, or a near-duplicate of which indexed id\n"
+    "  stats DIR     documents, segments, bytes per document (--verify: read every checksum)\n"
+    "  compact DIR   merge all segments into one\n"
+    "\nexamples:\n"
+    "  gpudedup index create idx --threshold 0.8 --num-perm 128\n"
+    "  gpudedup index add idx day1.jsonl --only-new --output day1.new.jsonl\n"
+    "  gpudedup index query idx day2.jsonl --output answers.tsv\n"
+    "  gpudedup index stats idx --verify\n"
+    "Run `gpudedup index SUBCOMMAND --help` for a subcommand's options.\n";
+
+void add_lsh_options(cxxopts::Options& o) {
+  o.add_options("LSH")
+    ("threshold", "similarity threshold in (0, 1] (create: the default; add/query: override)",
+     cxxopts::value<double>())
+    ("bands", "LSH bands b (with --rows; default: chosen for the threshold)", cxxopts::value<uint32_t>())
+    ("rows", "LSH rows per band r", cxxopts::value<uint32_t>())
+    ("similarity", "jaccard or containment (create only)", cxxopts::value<std::string>());
+}
+
+// The shingle/MinHash/LSH options the user gave, applied over `base`; the rest of
+// `base` is kept, so `index add` compares only what was actually given.
+Config given_config(const cxxopts::ParseResult& r, Config base) {
+  Config parsed;
+  read_sketch_options(r, parsed);
+  if (r.count("shingle")) base.shingle.kind = parsed.shingle.kind;
+  if (r.count("ngram")) base.shingle.ngram = parsed.shingle.ngram;
+  if (r.count("stopwords") || r.count("stopword-anchored")) {
+    base.shingle.stop_words = parsed.shingle.stop_words;
+    base.shingle.remove_stop_words = parsed.shingle.remove_stop_words;
+    base.shingle.stop_word_anchored = parsed.shingle.stop_word_anchored;
+  }
+  if (r.count("num-perm")) base.minhash.num_perm = parsed.minhash.num_perm;
+  if (r.count("seed")) base.minhash.seed = parsed.minhash.seed;
+  GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
+  if (r.count("bands")) {
+    base.lsh.bands = r["bands"].as<uint32_t>();
+    base.lsh.rows = r["rows"].as<uint32_t>();
+  }
+  if (r.count("threshold")) base.lsh.threshold = r["threshold"].as<double>();
+  return base;
+}
+
+cxxopts::Options index_options(const std::string& name, const char* help) {
+  cxxopts::Options o("gpudedup index " + name, help);
+  o.add_options()("dir", "index folder", cxxopts::value<std::string>());
+  return o;
+}
+
+std::string index_dir(const cxxopts::ParseResult& r) {
+  GD_EXPECTS(r.count("dir"), "no index folder given: gpudedup index SUBCOMMAND DIR ...");
+  return r["dir"].as<std::string>();
+}
+
+int run_create(int argc, char** argv) {
+  auto o = index_options("create", "Create an empty index. Its shingle, MinHash and LSH settings are fixed for life.\n"
+                                   "\nexample:\n  gpudedup index create idx --threshold 0.8 --shingle word --ngram 3\n");
+  add_sketch_options(o);
+  add_lsh_options(o);
+  add_backend_options(o);
+  o.parse_positional({"dir"});
+  cxxopts::ParseResult r;
+  if (!parse_or_help(o, argc, argv, r)) return 0;
+  Config c = given_config(r, Config{});
+  if (r.count("similarity")) {
+    const auto s = r["similarity"].as<std::string>();
+    GD_EXPECTS(s == "jaccard" || s == "containment", "--similarity must be jaccard or containment, got '" + s + "'");
+    c.similarity = s == "containment" ? Similarity::containment : Similarity::jaccard;
+  }
+  read_backend_options(r, c);
+  const Index idx = Index::create(index_dir(r), c);
+  const auto& lsh = idx.lsh_params();
+  std::cerr << "gpudedup index: created " << idx.path() << " (P=" << c.minhash.num_perm << ", bands " << lsh.bands
+            << " x rows " << lsh.rows << ", threshold " << c.lsh.threshold << ")\n";
+  return 0;
+}
+
+Index open_for(const cxxopts::ParseResult& r, IndexMode mode) {
+  const std::string dir = index_dir(r);
+  Config backend_config;
+  read_backend_options(r, backend_config);
+  IndexOpenOptions opts;
+  opts.mode = mode;
+  opts.backend = backend_config.backend;
+  opts.threads = backend_config.threads;
+  if (r.count("threshold")) {
+    opts.threshold = r["threshold"].as<double>();
+    GD_EXPECTS(opts.threshold > 0 && opts.threshold <= 1, "--threshold must be in (0, 1]");
+  }
+  // Shingle/MinHash/LSH options on add/query must agree with the index: read its
+  // parameters first, then open it with the options given laid over them.
+  Config given;
+  {
+    IndexOpenOptions probe;
+    probe.backend = Backend::cpu;
+    given = given_config(r, Index::open(dir, probe).config());
+  }
+  opts.expect = &given;
+  return Index::open(dir, opts);
+}
+
+void write_answer(std::ostream& out, const std::string& id, const IndexAnswer& a) {
+  detail::write_tsv_field(out, id);
+  if (a.empty) {
+    out << "\tempty\t\t\t\n";
+  } else if (!a.duplicate) {
+    out << "\tnew\t\t\t\n";
+  } else {
+    out << "\tduplicate\t";
+    detail::write_tsv_field(out, a.match_id);
+    char sim[32];
+    std::snprintf(sim, sizeof sim, "\t%.6f\t%s\n", a.similarity, a.in_batch ? "batch" : "index");
+    out << sim;
+  }
+}
+
+int run_add_or_query(int argc, char** argv, bool add) {
+  auto o = index_options(add ? "add" : "query",
+                         add ? "Index documents. With --only-new, a document that is a near-duplicate of an indexed one\n"
+                               "(or of an earlier new one of the same input) is reported, not indexed.\n"
+                               "\nexamples:\n  gpudedup index add idx corpus.jsonl\n"
+                               "  gpudedup index add idx day2.jsonl --only-new --output day2.new.jsonl --answers a.tsv\n"
+                             : "Answer, for each document, whether it is new or a near-duplicate of an indexed one\n"
+                               "(TSV: id, new|duplicate|empty, duplicate_of, similarity, index|batch).\n"
+                               "\nexample:\n  gpudedup index query idx incoming.jsonl --output answers.tsv\n");
+  add_input_options(o);  // positional: dir, then inputs
+  o.parse_positional({"dir", "inputs"});
+  add_sketch_options(o);
+  add_lsh_options(o);
+  add_backend_options(o);
+  if (add) {
+    o.add_options("Output")
+      ("only-new", "index only the documents that are not near-duplicates")
+      ("o,output", "with --only-new: the new records, byte-for-byte, in input order", cxxopts::value<std::string>())
+      ("answers", "TSV answers, as `index query` writes them", cxxopts::value<std::string>())
+      ("q,quiet", "no summary");
+  } else {
+    o.add_options("Output")
+      ("o,output", "TSV answers (default: standard output)", cxxopts::value<std::string>())
+      ("q,quiet", "no summary");
+  }
+  cxxopts::ParseResult r;
+  if (!parse_or_help(o, argc, argv, r)) return 0;
+  const bool only_new = add && r.count("only-new");
+  GD_EXPECTS(!add || only_new || !r.count("output"), "--output writes the new records: it needs --only-new");
+  const InputOptions input = read_input_options(r);
+  const size_t per_batch = batch_size(r);
+  Index idx = open_for(r, add ? IndexMode::read_write : IndexMode::read_only);
+
+  std::unique_ptr<AtomicOutputFile> kept_file, answers_file;
+  const std::string answers_path = add ? (r.count("answers") ? r["answers"].as<std::string>() : "")
+                                       : (r.count("output") ? r["output"].as<std::string>() : "");
+  if (answers_path.size()) answers_file = std::make_unique<AtomicOutputFile>(answers_path);
+  if (only_new && r.count("output")) kept_file = std::make_unique<AtomicOutputFile>(r["output"].as<std::string>());
+  std::ostream* answers = answers_file ? &answers_file->stream() : (add ? nullptr : &std::cout);
+
+  RecordReader reader(input);
+  InputBatch batch;
+  std::vector<uint8_t> keep;
+  uint64_t documents = 0, fresh = 0, duplicates = 0;
+  while (reader.next(batch, per_batch, batch_max_bytes)) {
+    std::vector<IndexAnswer> got;
+    if (!add) got = idx.query(batch.docs, batch.ids);
+    else if (only_new) got = idx.query_insert(batch.docs, batch.ids);
+    else idx.insert(batch.docs, batch.ids);
+    documents += batch.size();
+    if (got.empty()) {
+      fresh += batch.size();
+      continue;
+    }
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const bool is_new = !got[i].duplicate;
+      fresh += is_new;
+      duplicates += !is_new;
+      if (answers) write_answer(*answers, batch.ids[i], got[i]);
+      if (kept_file) {
+        if (keep.size() <= batch.records[i]) keep.resize(batch.records[i] + 1, 0);
+        keep[batch.records[i]] = is_new;
+      }
+    }
+  }
+  const InputStats& in = reader.stats();
+  if (kept_file) {
+    keep.resize(in.records, 0);
+    reader.write_kept(keep, kept_file->stream());
+    kept_file->commit();
+  }
+  if (answers_file) answers_file->commit();
+  if (!r.count("quiet")) {
+    const IndexStats st = idx.stats();
+    std::fprintf(stderr, "gpudedup index %s: %llu documents: %llu new, %llu near-duplicates; %llu records skipped\n",
+                 add ? "add" : "query", (unsigned long long)documents, (unsigned long long)fresh,
+                 (unsigned long long)duplicates, (unsigned long long)in.skipped);
+    for (const auto& line : in.reports) std::fprintf(stderr, "gpudedup index: skipped %s\n", line.c_str());
+    std::fprintf(stderr, "gpudedup index: %s holds %llu documents in %llu segments\n", idx.path().c_str(),
+                 (unsigned long long)st.documents, (unsigned long long)st.segments);
+  }
+  return 0;
+}
+
+int run_stats(int argc, char** argv) {
+  auto o = index_options("stats", "Print what an index holds; --verify reads every block and checks its checksum.\n");
+  o.add_options()("verify", "check every checksum (reads the whole index)")("json", "print JSON");
+  o.parse_positional({"dir"});
+  cxxopts::ParseResult r;
+  if (!parse_or_help(o, argc, argv, r)) return 0;
+  IndexOpenOptions opts;
+  opts.backend = Backend::cpu;
+  const Index idx = Index::open(index_dir(r), opts);
+  if (r.count("verify")) idx.verify();
+  const IndexStats s = idx.stats();
+  const Config& c = idx.config();
+  if (r.count("json")) {
+    std::printf("{\"documents\": %llu, \"segments\": %llu, \"generation\": %llu, \"disk_bytes\": %llu, "
+                "\"bytes_per_document\": %.1f, \"num_perm\": %u, \"bands\": %u, \"rows\": %u, \"threshold\": %.6g, "
+                "\"shingle\": \"%s\", \"ngram\": %u, \"seed\": %llu, \"verified\": %s}\n",
+                (unsigned long long)s.documents, (unsigned long long)s.segments, (unsigned long long)s.generation,
+                (unsigned long long)s.disk_bytes, s.bytes_per_document, s.num_perm, s.lsh.bands, s.lsh.rows,
+                s.threshold, to_string(c.shingle.kind), c.shingle.ngram, (unsigned long long)c.minhash.seed,
+                r.count("verify") ? "true" : "false");
+    return 0;
+  }
+  std::printf("index %s\n  documents %llu in %llu segments (generation %llu)\n  disk %llu bytes, %.1f per document\n"
+              "  P=%u, bands %u x rows %u, threshold %.3f, %s %u-grams, seed %llu\n",
+              idx.path().c_str(), (unsigned long long)s.documents, (unsigned long long)s.segments,
+              (unsigned long long)s.generation, (unsigned long long)s.disk_bytes, s.bytes_per_document, s.num_perm,
+              s.lsh.bands, s.lsh.rows, s.threshold, to_string(c.shingle.kind), c.shingle.ngram,
+              (unsigned long long)c.minhash.seed);
+  if (r.count("verify")) std::printf("  every checksum verified\n");
+  return 0;
+}
+
+int run_compact(int argc, char** argv) {
+  auto o = index_options("compact", "Merge all segments of an index into one.\n");
+  o.add_options()("q,quiet", "no summary");
+  o.parse_positional({"dir"});
+  cxxopts::ParseResult r;
+  if (!parse_or_help(o, argc, argv, r)) return 0;
+  IndexOpenOptions opts;
+  opts.mode = IndexMode::read_write;
+  opts.backend = Backend::cpu;
+  Index idx = Index::open(index_dir(r), opts);
+  const uint64_t before = idx.stats().segments;
+  idx.compact();
+  if (!r.count("quiet")) {
+    std::fprintf(stderr, "gpudedup index compact: %llu segments -> %llu\n", (unsigned long long)before,
+                 (unsigned long long)idx.stats().segments);
+  }
+  return 0;
+}
+
+int run_index(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    std::cout << index_usage;
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string sub = argv[1];
+  std::string name = std::string(argv[0]) + " " + sub;
+  argv[1] = name.data();
+  if (sub == "create") return run_create(argc - 1, argv + 1);
+  if (sub == "add") return run_add_or_query(argc - 1, argv + 1, true);
+  if (sub == "query") return run_add_or_query(argc - 1, argv + 1, false);
+  if (sub == "stats") return run_stats(argc - 1, argv + 1);
+  if (sub == "compact") return run_compact(argc - 1, argv + 1);
+  throw usage_error("unknown index subcommand '" + sub + "': use create, add, query, stats or compact");
+}
+
+}  // namespace
+
+GD_REGISTER_COMMAND(index, "index", "a persistent near-duplicate index: create, add, query, stats, compact", run_index);
+
+}  // namespace gpudedup::cli

@@ -1,0 +1,438 @@
+// gpudedup::Index: a directory of immutable segments and a manifest that names them.
+// Writes: new segment file -> fsync -> rename -> new manifest -> fsync -> rename. A crash
+// anywhere leaves the previous manifest (and every batch it names) intact; leftovers are
+// removed by the next writer to open the index.
+#include "gpudedup/index.hpp"
+
+#include <dirent.h>
+#include <omp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <mutex>
+
+#include "gpudedup/errors.hpp"
+#include "host/backend.hpp"
+#include "host/index/batch_matcher.hpp"
+#include "host/index/durable_file.hpp"
+#include "host/index/manifest.hpp"
+#include "host/index/segment_reader.hpp"
+#include "host/index/segment_writer.hpp"
+
+namespace gpudedup {
+namespace {
+
+using detail::Manifest;
+using detail::Segment;
+
+struct Snapshot {
+  Manifest manifest;
+  std::vector<std::shared_ptr<const Segment>> segments;
+  uint64_t documents = 0;
+};
+
+std::string segment_name(uint64_t number) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "seg-%08llu.gds", static_cast<unsigned long long>(number));
+  return buf;
+}
+
+std::vector<std::string> list_dir(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) throw data_error("cannot read folder " + dir + ": " + std::strerror(errno));
+  while (dirent* e = ::readdir(d)) {
+    const std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(n);
+  }
+  ::closedir(d);
+  return names;
+}
+
+Manifest read_manifest(const std::string& dir) {
+  const std::string path = dir + "/" + detail::manifest_name;
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    throw data_error("index folder " + dir + " does not exist: create it with `gpudedup index create " + dir + "`");
+  }
+  if (!detail::path_exists(path)) {
+    throw data_error(dir + " is not a gpudedup index (it has no MANIFEST): create one with `gpudedup index create`");
+  }
+  return detail::decode_manifest(detail::read_whole_file(path), path);
+}
+
+// Tier of a segment for the merge policy: floor(log_width(documents)).
+uint32_t tier_of(uint64_t documents) {
+  uint32_t t = 0;
+  for (uint64_t n = documents; n >= Index::merge_width; n /= Index::merge_width) ++t;
+  return t;
+}
+
+}  // namespace
+
+struct Index::Impl {
+  std::string dir;
+  IndexMode mode = IndexMode::read_only;
+  detail::IndexParams params;
+  uint64_t params_hash = 0;
+  Config config;
+  LshParams lsh;
+  Backend backend = Backend::cpu;
+  int threads = 1;
+  detail::SketchSpec spec;
+  std::unique_ptr<detail::ComputeBackend> compute;
+  mutable std::mutex compute_mutex;  // a backend sketches one batch at a time
+  detail::WriterLock lock;
+  mutable std::mutex snap_mutex;
+  std::shared_ptr<const Snapshot> snap;
+  std::mutex write_mutex;  // inserts and merges of this object, one at a time
+
+  std::shared_ptr<const Snapshot> snapshot() const {
+    std::lock_guard<std::mutex> g(snap_mutex);
+    return snap;
+  }
+
+  // Opens the segments `m` names, reusing those of `old` that are still listed.
+  std::shared_ptr<const Snapshot> load(const Manifest& m, const Snapshot* old) const {
+    auto s = std::make_shared<Snapshot>();
+    s->manifest = m;
+    for (const auto& listed : m.segments) {
+      std::shared_ptr<const Segment> seg;
+      if (old) {
+        for (const auto& o : old->segments) {
+          if (o->path() == dir + "/" + listed.file && o->header().header_checksum == listed.header_checksum) seg = o;
+        }
+      }
+      if (!seg) seg = Segment::open(dir + "/" + listed.file, listed, params_hash, s->documents);
+      s->segments.push_back(seg);
+      s->documents += listed.documents;
+    }
+    return s;
+  }
+
+  // A reader can race a compaction that deletes the segments of the manifest it just
+  // read: read the manifest again and retry while it keeps changing.
+  std::shared_ptr<const Snapshot> load_latest(const Snapshot* old) const {
+    for (int attempt = 0;; ++attempt) {
+      const Manifest m = read_manifest(dir);
+      if (old && m.generation == old->manifest.generation) return nullptr;
+      try {
+        return load(m, old);
+      } catch (const data_error&) {
+        if (attempt >= 20 || read_manifest(dir).generation == m.generation) throw;
+      }
+    }
+  }
+
+  void sketch(const DocumentBatch& batch, std::vector<uint32_t>& sigs, std::vector<uint32_t>& sizes) const {
+    sigs.resize(batch.size() * size_t(params.num_perm));
+    sizes.resize(batch.size());
+    if (batch.empty()) return;
+    std::lock_guard<std::mutex> g(compute_mutex);
+    compute->sketch(batch, sigs.data(), sizes.data(), nullptr);
+  }
+
+  std::vector<IndexAnswer> answer(const Snapshot& s, const std::vector<std::string>& ids,
+                                  const std::vector<uint32_t>& sigs, const std::vector<uint32_t>& sizes) const {
+    detail::MatchSettings ms{params.num_perm, lsh.bands, lsh.rows, config.lsh.threshold,
+                             config.similarity == Similarity::containment, threads};
+    auto answers = detail::match_batch(ms, s.segments, sigs, sizes);
+    for (auto& a : answers) {
+      if (!a.duplicate) continue;
+      a.match_id = a.in_batch ? ids[a.match] : id_of(s, a.match);
+    }
+    return answers;
+  }
+
+  static std::string id_of(const Snapshot& s, uint64_t doc) {
+    auto it = std::upper_bound(s.segments.begin(), s.segments.end(), doc,
+                               [](uint64_t d, const std::shared_ptr<const Segment>& seg) { return d < seg->first_doc(); });
+    if (it == s.segments.begin() || doc >= s.documents) {
+      throw usage_error("no indexed document " + std::to_string(doc) + " (the index holds " +
+                        std::to_string(s.documents) + ")");
+    }
+    const Segment& seg = **(it - 1);
+    return std::string(seg.id(doc - seg.first_doc()));
+  }
+
+  void publish(Manifest m, const std::shared_ptr<const Snapshot>& old) {
+    ++m.generation;
+    detail::crash_point("manifest-before");
+    detail::write_file_durably(dir, detail::manifest_name, detail::encode_manifest(m));
+    detail::crash_point("manifest-after");
+    auto fresh = load(m, old.get());
+    std::lock_guard<std::mutex> g(snap_mutex);
+    snap = fresh;
+  }
+
+  // Writes a segment through `write` under a temporary name and renames it into place.
+  template <class WriteFn>
+  detail::ManifestSegment write_segment_file(Manifest& m, uint64_t documents, WriteFn&& write) {
+    const std::string name = segment_name(m.next_segment++);
+    const std::string tmp = dir + "/" + name + ".tmp";
+    const detail::SegmentHeader h = write(tmp);
+    detail::crash_point("segment-written");
+    if (::rename(tmp.c_str(), (dir + "/" + name).c_str()) != 0) {
+      throw data_error("cannot rename " + tmp + ": " + std::strerror(errno));
+    }
+    detail::fsync_dir(dir);
+    detail::crash_point("segment-renamed");
+    return {name, documents, h.file_bytes, h.header_checksum};
+  }
+
+  detail::SegmentBase segment_base(uint64_t first_doc) const {
+    return {params_hash, params.num_perm, lsh.bands, lsh.rows, first_doc};
+  }
+
+  void insert_rows(const std::vector<uint32_t>& sigs, const std::vector<uint32_t>& sizes,
+                   const std::vector<std::string>& ids) {
+    if (ids.empty()) return;
+    auto old = snapshot();
+    Manifest m = old->manifest;
+    detail::SegmentRows rows{sigs.data(), sizes.data(), &ids, ids.size()};
+    const auto base = segment_base(old->documents);
+    m.segments.push_back(write_segment_file(m, ids.size(), [&](const std::string& path) {
+      return detail::write_segment(path, base, rows, threads);
+    }));
+    publish(m, old);
+    merge_tiers();
+  }
+
+  // Merges segments [lo, hi) of the current snapshot into one.
+  void merge_range(size_t lo, size_t hi) {
+    auto old = snapshot();
+    Manifest m = old->manifest;
+    std::vector<std::shared_ptr<const Segment>> inputs(old->segments.begin() + long(lo), old->segments.begin() + long(hi));
+    uint64_t documents = 0;
+    for (const auto& s : inputs) documents += s->documents();
+    if (documents >= UINT32_MAX) return;  // local document numbers are 32-bit
+    const auto base = segment_base(inputs.front()->first_doc());
+    auto merged = write_segment_file(m, documents, [&](const std::string& path) {
+      return detail::merge_segments(path, base, inputs, threads);
+    });
+    std::vector<detail::ManifestSegment> removed(m.segments.begin() + long(lo), m.segments.begin() + long(hi));
+    m.segments.erase(m.segments.begin() + long(lo), m.segments.begin() + long(hi));
+    m.segments.insert(m.segments.begin() + long(lo), merged);
+    publish(m, old);
+    detail::crash_point("merge-published");
+    for (const auto& r : removed) ::unlink((dir + "/" + r.file).c_str());
+    detail::fsync_dir(dir);
+  }
+
+  void merge_tiers() {
+    for (;;) {
+      const auto& segs = snapshot()->manifest.segments;
+      const size_t n = segs.size();
+      if (n < merge_width) return;
+      const uint32_t tier = tier_of(segs.back().documents);
+      size_t run = 0;
+      while (run < n && tier_of(segs[n - 1 - run].documents) == tier) ++run;
+      if (run < merge_width) return;
+      merge_range(n - run, n);
+    }
+  }
+
+  // Writer open: removes what a crashed writer left (temporary files, segments that no
+  // manifest names). Readers never delete anything.
+  void remove_leftovers() {
+    const Manifest& m = snapshot()->manifest;
+    bool removed = false;
+    for (const auto& name : list_dir(dir)) {
+      const bool listed = std::any_of(m.segments.begin(), m.segments.end(),
+                                      [&](const detail::ManifestSegment& s) { return s.file == name; });
+      const bool ours = name.rfind("seg-", 0) == 0 || (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0);
+      if (ours && !listed) {
+        ::unlink((dir + "/" + name).c_str());
+        removed = true;
+      }
+    }
+    if (removed) detail::fsync_dir(dir);
+  }
+};
+
+Index::Index(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Index::~Index() = default;
+Index::Index(Index&&) noexcept = default;
+Index& Index::operator=(Index&&) noexcept = default;
+
+Index Index::create(const std::string& dir, const Config& config) {
+  config.validate();
+  GD_EXPECTS(config.method == Method::minhash, "an index uses --method minhash, got " + std::string(to_string(config.method)));
+  GD_EXPECTS(config.verify == VerifyMode::estimate,
+             "an index verifies by estimated similarity (--verify estimate): it keeps signatures, not shingle sets");
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    throw data_error("cannot create index folder " + dir + ": " + std::strerror(errno));
+  }
+  if (detail::path_exists(dir + "/" + detail::manifest_name)) {
+    throw usage_error(dir + " already holds an index: open it, or choose another folder");
+  }
+  for (const auto& name : list_dir(dir)) {
+    if (name != "LOCK") throw usage_error("index folder " + dir + " is not empty (it holds " + name + "): choose an empty or new folder");
+  }
+  detail::WriterLock lock(dir);
+  Manifest m;
+  const LshParams lsh = config.lsh.bands ? score_lsh_params(config.lsh.threshold, config.lsh.bands, config.lsh.rows)
+                                         : choose_lsh_params(config.lsh.threshold, config.minhash.num_perm,
+                                                             config.lsh.false_positive_weight,
+                                                             config.lsh.false_negative_weight);
+  m.params = detail::IndexParams::from_config(config, lsh);
+  if (m.params.stop_words_hash != 0) {
+    std::string words;
+    for (const auto& w : config.shingle.stop_words) words += w + "\n";
+    detail::write_file_durably(dir, detail::stop_words_name, words);
+  }
+  detail::write_file_durably(dir, detail::manifest_name, detail::encode_manifest(m));
+  lock = detail::WriterLock();  // open() takes it again
+  IndexOpenOptions o;
+  o.mode = IndexMode::read_write;
+  o.backend = config.backend;
+  o.threads = config.threads;
+  return open(dir, o);
+}
+
+Index Index::open(const std::string& dir, const IndexOpenOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  Impl& s = *impl;
+  s.dir = dir;
+  s.mode = options.mode;
+  if (options.mode == IndexMode::read_write) s.lock = detail::WriterLock(dir);
+  const Manifest m = read_manifest(dir);
+  s.params = m.params;
+  s.params_hash = m.params.hash();
+
+  Config& c = s.config;
+  c.minhash.num_perm = m.params.num_perm;
+  c.minhash.seed = m.params.seed;
+  c.shingle.kind = m.params.shingle;
+  c.shingle.ngram = m.params.ngram;
+  c.shingle.remove_stop_words = m.params.remove_stop_words;
+  c.shingle.stop_word_anchored = m.params.stop_word_anchored;
+  if (m.params.stop_words_hash != 0) {
+    const std::string text = detail::read_whole_file(dir + "/" + detail::stop_words_name);
+    for (size_t at = 0; at < text.size();) {
+      const size_t nl = text.find('\n', at);
+      c.shingle.stop_words.push_back(text.substr(at, nl - at));
+      at = nl == std::string::npos ? text.size() : nl + 1;
+    }
+  }
+  c.lsh.bands = m.params.bands;
+  c.lsh.rows = m.params.rows;
+  c.lsh.threshold = options.threshold >= 0 ? options.threshold : m.params.threshold;
+  c.similarity = m.params.similarity;
+  c.backend = options.backend;
+  c.threads = options.threads;
+  c.validate();
+  s.lsh = score_lsh_params(c.lsh.threshold, c.lsh.bands, c.lsh.rows);
+  if (detail::IndexParams::from_config(c, s.lsh).stop_words_hash != m.params.stop_words_hash) {
+    throw data_error("index " + dir + ": " + detail::stop_words_name +
+                     " does not match the manifest: the folder is damaged; restore it or rebuild the index");
+  }
+  if (options.expect) {
+    const Config& e = *options.expect;
+    const LshParams elsh = e.lsh.bands ? LshParams{e.lsh.bands, e.lsh.rows, 0, 0}
+                                       : choose_lsh_params(e.lsh.threshold, e.minhash.num_perm,
+                                                           e.lsh.false_positive_weight, e.lsh.false_negative_weight);
+    const std::string diff = detail::describe_param_mismatch(m.params, detail::IndexParams::from_config(e, elsh));
+    if (!diff.empty()) {
+      throw usage_error("index " + dir + " was built with other parameters; drop these options or use another index:\n" + diff);
+    }
+  }
+  s.threads = c.threads > 0 ? c.threads : omp_get_max_threads();
+  s.spec = detail::make_sketch_spec(c);
+  const bool want_cuda = c.backend == Backend::cuda || (c.backend == Backend::automatic && detail::cuda_device_available());
+  s.compute = want_cuda ? detail::make_cuda_backend(s.spec) : detail::make_cpu_backend(s.spec);
+  s.backend = want_cuda ? Backend::cuda : Backend::cpu;
+  s.snap = s.load_latest(nullptr);
+  if (options.mode == IndexMode::read_write) s.remove_leftovers();
+  return Index(std::move(impl));
+}
+
+std::vector<IndexAnswer> Index::query(const DocumentBatch& batch, const std::vector<std::string>& ids) const {
+  GD_EXPECTS(ids.size() == batch.size(), "query: one id per document is needed");
+  std::vector<uint32_t> sigs, sizes;
+  impl_->sketch(batch, sigs, sizes);
+  return impl_->answer(*impl_->snapshot(), ids, sigs, sizes);
+}
+
+void Index::insert(const DocumentBatch& batch, const std::vector<std::string>& ids) {
+  GD_EXPECTS(impl_->mode == IndexMode::read_write, "index " + impl_->dir + " is open read-only: open it for writing to insert");
+  GD_EXPECTS(ids.size() == batch.size(), "insert: one id per document is needed");
+  std::lock_guard<std::mutex> g(impl_->write_mutex);
+  std::vector<uint32_t> sigs, sizes;
+  impl_->sketch(batch, sigs, sizes);
+  impl_->insert_rows(sigs, sizes, ids);
+}
+
+std::vector<IndexAnswer> Index::query_insert(const DocumentBatch& batch, const std::vector<std::string>& ids) {
+  GD_EXPECTS(impl_->mode == IndexMode::read_write, "index " + impl_->dir + " is open read-only: open it for writing to insert");
+  GD_EXPECTS(ids.size() == batch.size(), "query_insert: one id per document is needed");
+  std::lock_guard<std::mutex> g(impl_->write_mutex);
+  std::vector<uint32_t> sigs, sizes;
+  impl_->sketch(batch, sigs, sizes);
+  auto answers = impl_->answer(*impl_->snapshot(), ids, sigs, sizes);
+  // Keep the rows of the new documents only; their signatures are not computed again.
+  const uint32_t P = impl_->params.num_perm;
+  std::vector<uint32_t> new_sigs, new_sizes;
+  std::vector<std::string> new_ids;
+  for (size_t i = 0; i < answers.size(); ++i) {
+    if (answers[i].duplicate) continue;
+    new_sigs.insert(new_sigs.end(), sigs.begin() + long(i * P), sigs.begin() + long((i + 1) * P));
+    new_sizes.push_back(sizes[i]);
+    new_ids.push_back(ids[i]);
+  }
+  impl_->insert_rows(new_sigs, new_sizes, new_ids);
+  return answers;
+}
+
+void Index::compact() {
+  GD_EXPECTS(impl_->mode == IndexMode::read_write, "index " + impl_->dir + " is open read-only: open it for writing to compact");
+  std::lock_guard<std::mutex> g(impl_->write_mutex);
+  const size_t n = impl_->snapshot()->segments.size();
+  if (n > 1) impl_->merge_range(0, n);
+}
+
+bool Index::refresh() {
+  auto old = impl_->snapshot();
+  auto fresh = impl_->load_latest(old.get());
+  if (!fresh) return false;
+  std::lock_guard<std::mutex> g(impl_->snap_mutex);
+  impl_->snap = fresh;
+  return true;
+}
+
+void Index::verify() const {
+  for (const auto& seg : impl_->snapshot()->segments) seg->verify_all();
+}
+
+IndexStats Index::stats() const {
+  auto s = impl_->snapshot();
+  IndexStats st;
+  st.documents = s->documents;
+  st.segments = s->segments.size();
+  st.generation = s->manifest.generation;
+  st.disk_bytes = detail::encode_manifest(s->manifest).size();
+  for (const auto& seg : s->manifest.segments) {
+    st.disk_bytes += seg.bytes;
+    st.segment_documents.push_back(seg.documents);
+  }
+  st.bytes_per_document = st.documents ? double(st.disk_bytes) / double(st.documents) : 0;
+  st.num_perm = impl_->params.num_perm;
+  st.lsh = impl_->lsh;
+  st.threshold = impl_->config.lsh.threshold;
+  return st;
+}
+
+uint64_t Index::size() const { return impl_->snapshot()->documents; }
+std::string Index::id(uint64_t doc) const { return Impl::id_of(*impl_->snapshot(), doc); }
+const Config& Index::config() const { return impl_->config; }
+const LshParams& Index::lsh_params() const { return impl_->lsh; }
+Backend Index::backend() const { return impl_->backend; }
+const std::string& Index::path() const { return impl_->dir; }
+
+}  // namespace gpudedup

@@ -1,0 +1,185 @@
+#include "host/index/manifest.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "gpudedup/detail/xxhash64.hpp"
+#include "gpudedup/errors.hpp"
+#include "gpudedup/sketch_file.hpp"
+
+namespace gpudedup::detail {
+namespace {
+
+constexpr const char* magic_line = "gpudedup-index";
+
+std::string hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
+  return buf;
+}
+
+// The parameters as "key value" lines, in a fixed order: both the manifest text and the
+// hash stamped into segments come from this one encoding.
+std::string encode_params(const IndexParams& p) {
+  std::ostringstream s;
+  char threshold[32];
+  std::snprintf(threshold, sizeof threshold, "%.17g", p.threshold);
+  s << "num_perm " << p.num_perm << "\n"
+    << "seed " << p.seed << "\n"
+    << "shingle " << to_string(p.shingle) << "\n"
+    << "ngram " << p.ngram << "\n"
+    << "remove_stop_words " << (p.remove_stop_words ? 1 : 0) << "\n"
+    << "stop_word_anchored " << (p.stop_word_anchored ? 1 : 0) << "\n"
+    << "stop_words_hash " << hex64(p.stop_words_hash) << "\n"
+    << "bands " << p.bands << "\n"
+    << "rows " << p.rows << "\n"
+    << "threshold " << threshold << "\n"
+    << "similarity " << to_string(p.similarity) << "\n";
+  return s.str();
+}
+
+[[noreturn]] void corrupt(const std::string& path, const std::string& what) {
+  throw data_error("index manifest " + path + " is corrupted (" + what +
+                   "): restore the index folder from a backup or rebuild it");
+}
+
+uint64_t parse_u64(const std::string& v, const std::string& path, const std::string& key, int base = 10) {
+  try {
+    size_t used = 0;
+    const uint64_t x = std::stoull(v, &used, base);
+    if (used != v.size()) corrupt(path, "bad value for " + key);
+    return x;
+  } catch (const std::logic_error&) {
+    corrupt(path, "bad value for " + key);
+  }
+}
+
+}  // namespace
+
+IndexParams IndexParams::from_config(const Config& c, const LshParams& lsh) {
+  const SketchHeader h = SketchHeader::from_config(c);
+  IndexParams p;
+  p.num_perm = h.num_perm;
+  p.seed = h.seed;
+  p.shingle = h.shingle;
+  p.ngram = h.ngram;
+  p.remove_stop_words = h.remove_stop_words;
+  p.stop_word_anchored = h.stop_word_anchored;
+  p.stop_words_hash = h.stop_words_hash;
+  p.bands = lsh.bands;
+  p.rows = lsh.rows;
+  p.threshold = c.lsh.threshold;
+  p.similarity = c.similarity;
+  return p;
+}
+
+uint64_t IndexParams::hash() const {
+  // The verification defaults (threshold, similarity) may be overridden at open time and
+  // do not change what a segment holds: they stay out of the hash.
+  IndexParams identity = *this;
+  identity.threshold = 0;
+  identity.similarity = Similarity::jaccard;
+  const std::string text = encode_params(identity);
+  return xxhash64(reinterpret_cast<const uint8_t*>(text.data()), text.size(), 0);
+}
+
+uint64_t Manifest::documents() const {
+  uint64_t n = 0;
+  for (const auto& s : segments) n += s.documents;
+  return n;
+}
+
+std::string encode_manifest(const Manifest& m) {
+  std::ostringstream s;
+  s << magic_line << " " << index_format_version << "\n" << encode_params(m.params)
+    << "generation " << m.generation << "\n"
+    << "next_segment " << m.next_segment << "\n";
+  for (const auto& seg : m.segments) {
+    s << "segment " << seg.file << " " << seg.documents << " " << seg.bytes << " " << hex64(seg.header_checksum)
+      << "\n";
+  }
+  std::string body = s.str();
+  const uint64_t sum = xxhash64(reinterpret_cast<const uint8_t*>(body.data()), body.size(), 0);
+  return body + "checksum " + hex64(sum) + "\n";
+}
+
+Manifest decode_manifest(const std::string& text, const std::string& path) {
+  if (text.compare(0, std::string(magic_line).size() + 1, std::string(magic_line) + " ") != 0) {
+    throw data_error(path + " is not a gpudedup index manifest: the folder holds something else");
+  }
+  const auto sum_at = text.rfind("checksum ");
+  if (sum_at == std::string::npos || text.back() != '\n') corrupt(path, "no checksum line: truncated");
+  const uint64_t want = parse_u64(text.substr(sum_at + 9, text.size() - sum_at - 10), path, "checksum", 16);
+  if (xxhash64(reinterpret_cast<const uint8_t*>(text.data()), sum_at, 0) != want) {
+    corrupt(path, "checksum mismatch");
+  }
+  std::istringstream in(text.substr(0, sum_at));
+  std::string line;
+  std::getline(in, line);
+  const uint64_t version = parse_u64(line.substr(std::string(magic_line).size() + 1), path, "version");
+  if (version != index_format_version) {
+    throw data_error("index " + path + " has format version " + std::to_string(version) +
+                     "; this gpudedup reads version " + std::to_string(index_format_version) +
+                     ": use the gpudedup that wrote it, or rebuild the index");
+  }
+  Manifest m;
+  std::map<std::string, std::string> kv;
+  while (std::getline(in, line)) {
+    const auto sp = line.find(' ');
+    if (sp == std::string::npos) corrupt(path, "bad line '" + line + "'");
+    const std::string key = line.substr(0, sp), value = line.substr(sp + 1);
+    if (key == "segment") {
+      std::istringstream f(value);
+      ManifestSegment seg;
+      std::string sum;
+      if (!(f >> seg.file >> seg.documents >> seg.bytes >> sum)) corrupt(path, "bad segment line");
+      seg.header_checksum = parse_u64(sum, path, "segment checksum", 16);
+      m.segments.push_back(seg);
+    } else {
+      kv[key] = value;
+    }
+  }
+  auto need = [&](const char* key) -> const std::string& {
+    auto it = kv.find(key);
+    if (it == kv.end()) corrupt(path, std::string("no ") + key);
+    return it->second;
+  };
+  IndexParams& p = m.params;
+  p.num_perm = uint32_t(parse_u64(need("num_perm"), path, "num_perm"));
+  p.seed = parse_u64(need("seed"), path, "seed");
+  p.shingle = need("shingle") == "word" ? ShingleKind::words : ShingleKind::chars;
+  p.ngram = uint32_t(parse_u64(need("ngram"), path, "ngram"));
+  p.remove_stop_words = need("remove_stop_words") == "1";
+  p.stop_word_anchored = need("stop_word_anchored") == "1";
+  p.stop_words_hash = parse_u64(need("stop_words_hash"), path, "stop_words_hash", 16);
+  p.bands = uint32_t(parse_u64(need("bands"), path, "bands"));
+  p.rows = uint32_t(parse_u64(need("rows"), path, "rows"));
+  p.threshold = std::strtod(need("threshold").c_str(), nullptr);
+  p.similarity = need("similarity") == "containment" ? Similarity::containment : Similarity::jaccard;
+  m.generation = parse_u64(need("generation"), path, "generation");
+  m.next_segment = parse_u64(need("next_segment"), path, "next_segment");
+  if (encode_manifest(m) != text) corrupt(path, "unexpected content");
+  return m;
+}
+
+std::string describe_param_mismatch(const IndexParams& s, const IndexParams& g) {
+  std::ostringstream out;
+  auto check = [&](bool differ, const char* option, const std::string& stored, const std::string& given) {
+    if (differ) out << option << ": the index has " << stored << ", you gave " << given << "\n";
+  };
+  check(s.num_perm != g.num_perm, "--num-perm", std::to_string(s.num_perm), std::to_string(g.num_perm));
+  check(s.seed != g.seed, "--seed", std::to_string(s.seed), std::to_string(g.seed));
+  check(s.shingle != g.shingle, "--shingle", to_string(s.shingle), to_string(g.shingle));
+  check(s.ngram != g.ngram, "--ngram", std::to_string(s.ngram), std::to_string(g.ngram));
+  check(s.remove_stop_words != g.remove_stop_words || s.stop_word_anchored != g.stop_word_anchored ||
+            s.stop_words_hash != g.stop_words_hash,
+        "--stopwords/--stopword-anchored", "stop words " + hex64(s.stop_words_hash),
+        "stop words " + hex64(g.stop_words_hash));
+  check(s.bands != g.bands || s.rows != g.rows, "--bands/--rows",
+        std::to_string(s.bands) + "x" + std::to_string(s.rows), std::to_string(g.bands) + "x" + std::to_string(g.rows));
+  return out.str();
+}
+
+}  // namespace gpudedup::detail

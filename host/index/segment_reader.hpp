@@ -1,0 +1,95 @@
+#pragma once
+// A memory-mapped, read-only index segment. Opening verifies the header and the trailer
+// (fences, block checksums); every other byte is verified against its block checksum the
+// first time it is read, so a corrupted segment raises a data_error naming the file and
+// block instead of giving a wrong answer.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "host/index/segment_format.hpp"
+
+namespace gpudedup::detail {
+
+struct ManifestSegment;
+
+class Segment {
+ public:
+  /// @throws data_error naming the file for a missing, foreign, newer, truncated or
+  /// corrupted segment, or one that is not the file the manifest names.
+  static std::shared_ptr<const Segment> open(const std::string& path, const ManifestSegment& listed,
+                                             uint64_t params_hash, uint64_t first_doc);
+  ~Segment();
+  Segment(const Segment&) = delete;
+  Segment& operator=(const Segment&) = delete;
+
+  const SegmentHeader& header() const { return h_; }
+  const std::string& path() const { return path_; }
+  uint64_t documents() const { return h_.documents; }
+  uint64_t first_doc() const { return h_.first_doc; }
+
+  /// Rows [first, first + count) of the signatures.
+  const uint32_t* signatures(uint64_t first, uint64_t count) const;
+  const uint32_t* signature(uint64_t local) const { return signatures(local, 1); }
+  const uint32_t* set_sizes() const;
+  uint32_t set_size(uint64_t local) const;
+  const uint64_t* id_offsets() const;  ///< documents + 1 entries
+  const char* id_bytes() const;
+  std::string_view id(uint64_t local) const;
+  const uint64_t* band_keys(uint32_t band) const;  ///< band_entries, sorted
+  const uint32_t* band_docs(uint32_t band) const;
+
+  /// Calls f(local document) for each entry of `band` with this key, in document order,
+  /// at most `limit` times.
+  template <class F>
+  void for_each_match(uint32_t band, uint64_t key, uint64_t limit, F&& f) const;
+
+  /// Verifies every block. @throws data_error at the first mismatch.
+  void verify_all() const;
+
+ private:
+  Segment() = default;
+  template <class T>
+  const T* at(uint64_t offset, uint64_t count) const {
+    ensure(offset, count * sizeof(T));
+    return reinterpret_cast<const T*>(base_ + offset);
+  }
+  /// Verifies the blocks of [offset, offset + bytes) not verified yet.
+  void ensure(uint64_t offset, uint64_t bytes) const;
+  uint64_t lower_bound_in_stretch(uint32_t band, uint64_t stretch, uint64_t key) const;
+
+  std::string path_;
+  SegmentHeader h_{};
+  const uint8_t* base_ = nullptr;
+  uint64_t mapped_ = 0;
+  const uint64_t* fences_ = nullptr;
+  const uint64_t* checksums_ = nullptr;
+  uint64_t blocks_ = 0;
+  std::unique_ptr<std::atomic<uint64_t>[]> verified_;
+};
+
+template <class F>
+void Segment::for_each_match(uint32_t band, uint64_t key, uint64_t limit, F&& f) const {
+  const uint64_t n = h_.band_entries;
+  if (n == 0 || limit == 0) return;
+  const uint64_t per_band = fences_per_band(n);
+  const uint64_t* fences = fences_ + band * per_band;
+  // The first stretch whose first key is >= key; a run of `key` may begin one before it.
+  uint64_t lo = 0, hi = per_band;
+  while (lo < hi) {
+    const uint64_t mid = (lo + hi) / 2;
+    if (fences[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  uint64_t pos = lo > 0 ? lower_bound_in_stretch(band, lo - 1, key) : lo * fence_stride;
+  const uint64_t keys_at = h_.keys_at + uint64_t(band) * n * 8;
+  const uint64_t docs_at = h_.docs_at + uint64_t(band) * n * 4;
+  for (uint64_t found = 0; pos < n && found < limit; ++pos, ++found) {
+    if (*at<uint64_t>(keys_at + pos * 8, 1) != key) break;
+    f(*at<uint32_t>(docs_at + pos * 4, 1));
+  }
+}
+
+}  // namespace gpudedup::detail
