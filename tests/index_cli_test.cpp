@@ -1,0 +1,95 @@
+// `gpudedup index`: create, add --only-new, query, stats, compact; exit codes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class IndexCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gpudedup_index_cli_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& n) const { return (dir_ / n).string(); }
+  static std::string read(const std::string& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+  }
+  int run(const std::string& args, std::string* out = nullptr, std::string* err = nullptr) const {
+    const std::string cmd = std::string(GPUDEDUP_BINARY) + " " + args + " >" + path("out.txt") + " 2>" + path("err.txt");
+    const int status = std::system(cmd.c_str());
+    if (out) *out = read(path("out.txt"));
+    if (err) *err = read(path("err.txt"));
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  fs::path dir_;
+};
+
+const std::string text_a =
+    "The committee approved the new budget for the coming year after a long debate about schools, roads "
+    "and the public library, and the mayor thanked everyone for coming.";
+const std::string text_b = "An unrelated note on compilers, registers and instruction scheduling in modern CPUs.";
+
+std::string line(const std::string& id, const std::string& text) {
+  return "{\"id\": \"" + id + "\", \"text\": \"" + text + "\"}\n";
+}
+
+}  // namespace
+
+TEST_F(IndexCli, AddOnlyNewWritesNewRecordsAndQueryAnswers) {
+  const std::string idx = path("idx");
+  ASSERT_EQ(run("index create " + idx + " --threshold 0.8"), 0);
+  std::ofstream(path("day1.jsonl")) << line("a", text_a) << line("a2", text_a + " ") << "not json\n" << line("b", text_b);
+  ASSERT_EQ(run("index add " + idx + " " + path("day1.jsonl") +
+                " --id-field id --only-new --output " + path("new1.jsonl") + " --answers " + path("ans1.tsv")),
+            0);
+  // Byte-for-byte the new records; a2 is a near-duplicate of a within the same input.
+  EXPECT_EQ(read(path("new1.jsonl")), line("a", text_a) + line("b", text_b));
+  EXPECT_EQ(read(path("ans1.tsv")),
+            "a\tnew\t\t\t\na2\tduplicate\ta\t1.000000\tbatch\nb\tnew\t\t\t\n");
+
+  std::ofstream(path("day2.jsonl")) << line("x", "THE " + text_a.substr(4)) << line("y", "Something else entirely, "
+                                                                                       "about gardens and tomatoes.");
+  std::string out, err;
+  ASSERT_EQ(run("index query " + idx + " " + path("day2.jsonl") + " --id-field id", &out, &err), 0) << err;
+  EXPECT_EQ(out, "x\tduplicate\ta\t1.000000\tindex\ny\tnew\t\t\t\n");
+  ASSERT_EQ(run("index stats " + idx + " --verify --json", &out), 0);
+  EXPECT_NE(out.find("\"documents\": 2,"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"verified\": true"), std::string::npos) << out;
+  ASSERT_EQ(run("index add -q " + idx + " " + path("day2.jsonl") + " --id-field id"), 0);
+  ASSERT_EQ(run("index compact " + idx), 0);
+  ASSERT_EQ(run("index stats " + idx + " --json", &out), 0);
+  EXPECT_NE(out.find("\"documents\": 4, \"segments\": 1,"), std::string::npos) << out;
+}
+
+TEST_F(IndexCli, ErrorsExitWithCodesAndNameTheProblem) {
+  const std::string idx = path("idx");
+  std::string err;
+  EXPECT_EQ(run("index query " + path("nope") + " x.jsonl", nullptr, &err), 1);
+  EXPECT_NE(err.find("does not exist"), std::string::npos) << err;
+  ASSERT_EQ(run("index create " + idx + " --num-perm 128"), 0);
+  EXPECT_EQ(run("index create " + idx, nullptr, &err), 2);
+  EXPECT_NE(err.find("already holds an index"), std::string::npos) << err;
+  std::ofstream(path("in.jsonl")) << line("a", text_a);
+  EXPECT_EQ(run("index add " + idx + " " + path("in.jsonl") + " --num-perm 64", nullptr, &err), 2);
+  EXPECT_NE(err.find("--num-perm: the index has 128, you gave 64"), std::string::npos) << err;
+  EXPECT_EQ(run("index add " + idx + " " + path("in.jsonl") + " --shingle word", nullptr, &err), 2);
+  EXPECT_NE(err.find("--shingle"), std::string::npos) << err;
+  EXPECT_EQ(run("index add " + idx + " " + path("in.jsonl") + " --output o.jsonl", nullptr, &err), 2);
+  EXPECT_NE(err.find("--only-new"), std::string::npos) << err;
+  EXPECT_EQ(run("index frobnicate " + idx, nullptr, &err), 2);
+  EXPECT_EQ(run("index add " + idx + " " + path("in.jsonl") + " --num-perm 128"), 0) << "same value: accepted";
+  EXPECT_EQ(run("index stats " + path("in.jsonl"), nullptr, &err), 1);
+}
