@@ -2,12 +2,18 @@
 // sketches each batch as it comes (the text is not kept), and finish() tells which
 // documents are near-duplicates of which.
 //
-//   embed               a built-in corpus with planted near-duplicates; exits 1 unless
-//                       exactly those are found
+//   embed               a built-in corpus with planted near-duplicates, once through the
+//                       engine and once through a persistent index (gpudedup::Index)
+//                       reopened for every batch, as a pipeline restarting would; exits 1
+//                       unless both find exactly the planted ones
 //   embed corpus.jsonl  JSONL records with a "text" and an "id" field
+#include <stdlib.h>
+
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <stdexcept>
 #include <functional>
 #include <map>
 #include <memory>
@@ -17,6 +23,7 @@
 #include <gpudedup/config.hpp>
 #include <gpudedup/engine.hpp>
 #include <gpudedup/errors.hpp>
+#include <gpudedup/index.hpp>
 #include <gpudedup/io.hpp>
 
 namespace {
@@ -155,6 +162,31 @@ bool found_planted(const std::vector<Planted>& docs, const std::map<std::string,
   return false;
 }
 
+// ---- the persistent index: "is this new document a near-duplicate of anything seen?" --
+
+/// Each batch opens the index (as a new process would after a restart), keeps only the
+/// documents that are new and indexes them. Returns the duplicates as id -> id.
+std::map<std::string, std::string> index_loop(const std::string& dir, const Source& next) {
+  gpudedup::Index::create(dir, make_config());
+  std::map<std::string, std::string> duplicate_of;
+  gpudedup::InputBatch batch;
+  while (next(batch)) {
+    gpudedup::IndexOpenOptions options;
+    options.mode = gpudedup::IndexMode::read_write;
+    gpudedup::Index index = gpudedup::Index::open(dir, options);
+    const auto answers = index.query_insert(batch.docs, batch.ids);
+    for (size_t i = 0; i < answers.size(); ++i) {
+      if (!answers[i].duplicate) continue;
+      std::printf("index: %s is a near-duplicate of %s (%.2f)\n", batch.ids[i].c_str(),
+                  answers[i].match_id.c_str(), answers[i].similarity);
+      duplicate_of[batch.ids[i]] = answers[i].match_id;
+    }
+  }
+  std::printf("index: %llu documents kept in %s\n",
+              (unsigned long long)gpudedup::Index::open(dir).size(), dir.c_str());
+  return duplicate_of;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -172,7 +204,12 @@ int main(int argc, char** argv) {
     }
     const auto docs = planted_corpus();
     const auto ids = ingest(engine, planted_source(docs));
-    return found_planted(docs, report(engine.finish(), ids)) ? 0 : 1;
+    const bool engine_ok = found_planted(docs, report(engine.finish(), ids));
+    char dir[] = "/tmp/gpudedup-embed-XXXXXX";
+    if (!mkdtemp(dir)) throw std::runtime_error("cannot create a temporary folder");
+    const bool index_ok = found_planted(docs, index_loop(std::string(dir) + "/index", planted_source(docs)));
+    std::system((std::string("rm -rf ") + dir).c_str());
+    return engine_ok && index_ok ? 0 : 1;
   } catch (const gpudedup::usage_error& e) {
     std::fprintf(stderr, "embed: %s\n", e.what());
     return 2;
