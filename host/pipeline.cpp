@@ -85,17 +85,34 @@ struct CorpusEngine {
   }
   Backend backend() const { return minhash ? minhash->backend() : simhash->backend(); }
   uint64_t size() const { return minhash ? minhash->size() : simhash->size(); }
-  void add(const DocumentBatch& docs) {
-    if (minhash) minhash->add(docs);
-    else simhash->add(docs);
+  void add(const InputBatch& b) {
+    if (minhash) minhash->add(b.docs);
+    else simhash->add(b.docs, b.meta);
   }
   DedupResult finish(SimHashPairInfo* info) { return minhash ? minhash->finish() : simhash->finish(info); }
 };
+
+/// The job's input options: the metadata field of the SimHash combined score is read with
+/// the records (both passes, so that a record with a bad meta field is skipped in each).
+InputOptions input_options(const DedupJob& job) {
+  InputOptions in = job.input;
+  if (job.config.method == Method::simhash && job.simhash.use_meta) {
+    GD_EXPECTS(!job.simhash.meta_field.empty(), "--meta-field must name a JSON field");
+    GD_EXPECTS(in.meta_field.empty() || in.meta_field == job.simhash.meta_field,
+               "--meta-field: InputOptions::meta_field and SimHashConfig::meta_field differ");
+    in.meta_field = job.simhash.meta_field;
+  } else {
+    GD_EXPECTS(in.meta_field.empty(), "--meta-field " + in.meta_field +
+                                          " is used by the combined score of --method simhash only");
+  }
+  return in;
+}
 
 }  // namespace
 
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   GD_EXPECTS(job.batch_size >= 1, "--batch-size must be >= 1");
+  const InputOptions input = input_options(job);
   const auto t_start = clock_type::now();
   DedupSummary s;
   CorpusEngine engine(job);
@@ -103,7 +120,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   s.backend = engine.backend();
 
   Progress p;
-  p.total_input_bytes = known_input_bytes(job.input);
+  p.total_input_bytes = known_input_bytes(input);
   auto report = [&](const char* stage, const RecordReader& reader) {
     if (!progress) return;
     p.stage = stage;
@@ -127,22 +144,22 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
 
   // SimHash with idf weights: a first pass counts document frequencies.
   if (engine.simhash && engine.simhash->needs_df_pass()) {
-    for (const auto& path : job.input.paths) {
+    for (const auto& path : input.paths) {
       GD_EXPECTS(path != "-", "--weights tfidf/tfidf-len read the input twice: give a file, not - (stdin)");
     }
-    RecordReader df_reader(job.input);
+    RecordReader df_reader(input);
     read_all(df_reader, "df", [&](const InputBatch& b) { engine.simhash->count_df(b.docs); });
   }
 
   // Pass 1: read and sketch.
-  RecordReader reader(job.input);
+  RecordReader reader(input);
   ReadState kept;
   read_all(reader, "sketch", [&](const InputBatch& b) {
     for (size_t i = 0; i < b.size(); ++i) {
       kept.ids.add(b.ids[i]);
       kept.record_of.push_back(b.records[i]);
     }
-    engine.add(b.docs);
+    engine.add(b);
   });
   s.input = reader.stats();
 
@@ -206,7 +223,14 @@ std::string stats_json(const DedupJob& job, const DedupSummary& s) {
     o << "  \"hamming\": " << job.simhash.hamming << ",\n"
       << "  \"blocks\": " << job.simhash.resolved_blocks() << ",\n"
       << "  \"weights\": \"" << to_string(job.simhash.weights) << "\",\n"
-      << "  \"features\": \"" << to_string(job.simhash.features) << "\",\n";
+      << "  \"features\": \"" << to_string(job.simhash.features) << "\",\n"
+      << "  \"min_score\": " << job.simhash.min_score << ",\n"
+      << "  \"pairs_passing_score\": " << r.verified_pairs << ",\n";
+    if (job.simhash.use_meta) {
+      o << "  \"meta_field\": ";
+      detail::write_json_string(o, job.simhash.meta_field);
+      o << ",\n  \"meta_weight\": " << job.simhash.meta_weight << ",\n";
+    }
   }
   o
     << "  \"similarity\": \"" << to_string(c.similarity) << "\",\n"

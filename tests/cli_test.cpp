@@ -194,6 +194,83 @@ TEST_F(CliTest, SimHashDedupListsHammingDistances) {
   EXPECT_NE(read(path("stats.json")).find("\"method\": \"simhash\""), std::string::npos);
 }
 
+namespace {
+
+/// Copies of one text whose metadata agree (a, b), disagree (d) or is absent (e); f has a
+/// meta field that is not an array.
+std::string meta_corpus() {
+  const std::string t = std::string("\"text\": \"") + base_text + "\"";
+  std::string c;
+  c += "{\"id\": \"a\", " + t + ", \"tags\": [\"budget\", \"City\"]}\n";
+  c += "{\"id\": \"b\", " + t + ", \"tags\": [\"city\", \"budget\"]}\n";
+  c += "{\"id\": \"c\", \"text\": \"An unrelated note on compilers and registers.\", \"tags\": [\"budget\"]}\n";
+  c += "{\"id\": \"d\", " + t + ", \"tags\": [\"sports\", 2024]}\n";
+  c += "{\"id\": \"e\", " + t + "}\n";
+  c += "{\"id\": \"f\", " + t + ", \"tags\": \"budget\"}\n";
+  return c;
+}
+
+}  // namespace
+
+TEST_F(CliTest, SimHashMetaFieldDecidesWhichPairsPassMinScore) {
+  write("in.jsonl", meta_corpus());
+  const std::string common = "dedup --method simhash --quiet --id-field id --all-pairs " + path("in.jsonl");
+  // Every copy is at distance 0. Without metadata the score is 1/(1+0) = 1: all pass.
+  RunResult r = run(common + " --min-score 0.9 --removed " + path("plain.tsv") + " --stats " + path("plain.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read(path("plain.tsv")), "b\ta\nd\ta\ne\ta\nf\ta\n");
+  // With tags: score = 0.85/(1+d) + 0.15 J. (a, b): J = 1 (normalized, order-free) -> 1;
+  // d and e share no tag with a -> 0.85 < 0.9. f is skipped (tags is not an array).
+  r = run(common + " --meta-field tags --min-score 0.9 -o " + path("kept.jsonl") + " --removed " +
+          path("removed.tsv") + " --pairs " + path("pairs.tsv") + " --clusters " + path("clusters.jsonl") +
+          " --stats " + path("stats.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read(path("removed.tsv")), "b\ta\n");
+  EXPECT_EQ(read(path("pairs.tsv")), "a\tb\t0\n");  // Hamming distance, every pair passing the score
+  EXPECT_EQ(read(path("clusters.jsonl")), "{\"cluster\": 0, \"representative\": \"a\", \"members\": [\"a\", \"b\"]}\n");
+  const std::string kept = read(path("kept.jsonl"));
+  EXPECT_EQ(count_lines(kept), 4);  // a, c, d, e
+  EXPECT_EQ(kept.find("\"id\": \"b\""), std::string::npos);
+  EXPECT_EQ(kept.find("\"id\": \"f\""), std::string::npos);
+  const std::string stats = read(path("stats.json"));
+  EXPECT_NE(stats.find("\"skipped\": 1,"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"meta_field\": \"tags\""), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"pairs_passing_score\": 1,"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"candidate_pairs\": 6,"), std::string::npos) << stats;  // a, b, d, e at distance 0
+  // --meta-weight 1: the metadata no longer count, every copy passes again (f stays skipped).
+  r = run(common + " --meta-field tags --meta-weight 1 --min-score 0.9 --removed " + path("w1.tsv"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read(path("w1.tsv")), "b\ta\nd\ta\ne\ta\n");
+  // --strict: the non-array field is fatal and named with file:line.
+  r = run(common + " --meta-field tags --strict");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("in.jsonl:6: metadata field \"tags\" is a string, not an array"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, SimHashMetaOptionsAreCheckedWithExitCode2) {
+  write("in.jsonl", meta_corpus());
+  write("in.txt", "one\ntwo\n");
+  auto fails_naming = [&](const std::string& args, const std::string& name) {
+    const RunResult r = run(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(name), std::string::npos) << args << "\n" << r.err;
+  };
+  const std::string in = " --quiet " + path("in.jsonl");
+  fails_naming("dedup --method simhash --meta-field tags --meta-weight 1.5" + in, "--meta-weight");
+  fails_naming("dedup --method simhash --meta-field tags --meta-weight -0.1" + in, "--meta-weight");
+  fails_naming("dedup --method simhash --meta-field tags --min-score 1.01" + in, "--min-score");
+  fails_naming("dedup --method simhash --min-score -1" + in, "--min-score");
+  fails_naming("dedup --method simhash --meta-weight 0.5" + in, "--meta-weight");
+  fails_naming("dedup --method minhash --meta-field tags" + in, "--meta-field");
+  fails_naming("dedup --method exact --min-score 0.5" + in, "--min-score");
+  fails_naming("dedup --method simhash --meta-field text" + in, "--meta-field");
+  fails_naming("dedup --method simhash --meta-field tags --quiet " + path("in.txt"), "--meta-field");
+  fails_naming("dedup --method simhash --meta-field tags --quiet --input-format text " + path("in.jsonl"),
+               "--meta-field");
+  fails_naming("dedup --method simhash --meta-field tags --quiet " + dir_.string(), "--meta-field");
+  fails_naming("sketch --method simhash --format tsv --meta-field tags -o " + path("fp.tsv") + in, "--meta-field");
+}
+
 TEST_F(CliTest, SimHashSketchWritesSixteenHexDigits) {
   write("in.jsonl", corpus());
   const RunResult r = run("sketch --method simhash --format tsv --quiet " + path("in.jsonl") + " --id-field id -o " +

@@ -139,7 +139,7 @@ TEST(IoJsonl, MalformedRecordsAreSkippedCountedAndReported) {
 }
 
 TEST(IoJsonl, EachMalformedShapeIsRefused) {
-  io::JsonlParser parser("text", "");
+  io::JsonlParser parser(io::FieldNames{"text", ""});
   io::RecordFields f;
   std::string problem;
   for (const char* bad : {"{", "{\"text\": \"a\"", "{\"text\" \"a\"}", "{text: \"a\"}", "{\"text\": 'a'}",
@@ -161,7 +161,7 @@ TEST(IoJsonl, EachMalformedShapeIsRefused) {
 }
 
 TEST(IoJsonl, FirstFieldWinsWhenDuplicated) {
-  io::JsonlParser parser("text", "");
+  io::JsonlParser parser(io::FieldNames{"text", ""});
   io::RecordFields f;
   std::string problem;
   ASSERT_TRUE(parser.parse("{\"text\": \"first\", \"text\": \"second\"}", f, problem));

@@ -85,3 +85,34 @@ TEST(SimHashGpu, EngineResultEqualsCpu) {
   EXPECT_EQ(a.representative, b.representative);
   EXPECT_TRUE(a.pairs == b.pairs);
 }
+
+TEST(SimHashGpu, CombinedScoreEqualsCpu) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  const auto batch = random_docs(5000, 11);
+  std::mt19937_64 rng(12);
+  MetadataBatch meta;
+  const char* tags[] = {"news", "sport", "Weather", "42", "", "politics"};
+  for (size_t i = 0; i < batch.size(); ++i) {
+    for (size_t k = rng() % 4; k > 0; --k) meta.add_element(tags[rng() % 6]);
+    meta.end_set();
+  }
+  Config c;
+  c.all_pairs = true;
+  SimHashConfig s;
+  s.hamming = 6;
+  s.use_meta = true;
+  s.min_score = 0.3;
+  c.backend = Backend::cpu;
+  SimHashEngine cpu(c, s);
+  c.backend = Backend::cuda;
+  SimHashEngine gpu(c, s);
+  cpu.add(batch, meta);
+  gpu.add(batch, meta);
+  SimHashPairInfo ia, ib;
+  const auto a = cpu.finish(&ia), b = gpu.finish(&ib);
+  EXPECT_EQ(a.representative, b.representative);
+  EXPECT_TRUE(a.pairs == b.pairs);
+  EXPECT_EQ(ia.distance, ib.distance);
+  EXPECT_EQ(ia.score, ib.score);  // computed on the host from the same pairs: bit for bit
+  EXPECT_EQ(a.verified_pairs, b.verified_pairs);
+}

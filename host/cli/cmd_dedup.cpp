@@ -19,7 +19,8 @@ const char* dedup_help =
     "  gpudedup dedup --threshold 0.9 --shingle word --ngram 3 crawl.jsonl.zst --output kept.jsonl\n"
     "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
     "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n"
-    "  gpudedup dedup --method simhash --hamming 3 --weights tfidf news.jsonl -o kept.jsonl\n";
+    "  gpudedup dedup --method simhash --hamming 3 --weights tfidf news.jsonl -o kept.jsonl\n"
+    "  gpudedup dedup --method simhash --meta-field keywords --min-score 0.3 news.jsonl -o kept.jsonl\n";
 
 void add_dedup_options(cxxopts::Options& o) {
   o.add_options("Method")
@@ -97,6 +98,11 @@ void print_summary(const DedupJob& job, const DedupSummary& s) {
     std::fprintf(stderr, "gpudedup: simhash, Hamming distance <= %u, %u blocks, weights %s, %llu pairs within k\n",
                  job.simhash.hamming, job.simhash.resolved_blocks(), to_string(job.simhash.weights),
                  (unsigned long long)r.candidate_pairs);
+    if (job.simhash.use_meta || job.simhash.min_score > 0) {
+      std::fprintf(stderr, "gpudedup: score %s, %llu pairs at score >= %.3f\n",
+                   job.simhash.use_meta ? "mu/(1+hamming) + (1-mu) x metadata Jaccard" : "1/(1+hamming)",
+                   (unsigned long long)r.verified_pairs, job.simhash.min_score);
+    }
   } else if (job.config.method == Method::minhash) {
     std::fprintf(stderr, "gpudedup: minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs\n",
                  job.config.minhash.num_perm, r.lsh.bands, r.lsh.rows, job.config.lsh.bands ? "given" : "auto",
@@ -136,9 +142,9 @@ int run_dedup_command(int argc, char** argv) {
   read_dedup_options(r, job);
   if (job.config.method == Method::simhash) {
     job.simhash = read_simhash_options(r);
-    GD_EXPECTS(!job.simhash.use_meta,
-               "--meta-field: the combined score is available through the library "
-               "(SimHashEngine::add with MetadataSets); dedup does not read metadata fields");
+    if (job.simhash.use_meta) job.input.meta_field = job.simhash.meta_field;  // JSONL inputs only
+  } else {
+    refuse_score_options(r, "applies to --method simhash only (MinHash and exact pairs pass at --threshold)");
   }
   const bool quiet = r.count("quiet") > 0;
   ProgressLine line(!quiet);

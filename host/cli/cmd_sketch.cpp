@@ -101,6 +101,8 @@ int run_sketch(int argc, char** argv) {
   GD_EXPECTS(format == "binary" || format == "tsv", "--format must be binary or tsv, got '" + format + "'");
   GD_EXPECTS(method == "minhash" || format == "tsv", "--method simhash writes --format tsv");
 
+  refuse_score_options(r, "belongs to dedup --method simhash; sketch writes fingerprints only");
+
   AtomicOutputFile file(r["output"].as<std::string>());
   InputStats stats;
   Backend backend = Backend::cpu;

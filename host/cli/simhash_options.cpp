@@ -57,6 +57,8 @@ SimHashConfig read_simhash_options(const cxxopts::ParseResult& r) {
     GD_EXPECTS(!c.meta_field.empty(), "--meta-field must name a JSON field");
     c.use_meta = true;
   }
+  GD_EXPECTS(c.use_meta || !r.count("meta-weight"),
+             "--meta-weight needs --meta-field NAME (without metadata the score is 1/(1+hamming))");
   c.meta_weight = get_unit(r, "meta-weight");
   c.min_score = get_unit(r, "min-score");
   // Features: k-grams when the user asked for shingles explicitly, else word tokens.
@@ -64,6 +66,12 @@ SimHashConfig read_simhash_options(const cxxopts::ParseResult& r) {
   c.features = r.count("shingle") || r.count("ngram") ? SimHashFeatures::shingles : SimHashFeatures::tokens;
   c.validate();  // --len-mu, --len-sigma and the rest, with the same messages
   return c;
+}
+
+void refuse_score_options(const cxxopts::ParseResult& r, const std::string& why) {
+  for (const char* name : {"meta-field", "meta-weight", "min-score"}) {
+    if (r.count(name)) throw usage_error(std::string("--") + name + " " + why);
+  }
 }
 
 }  // namespace gpudedup::cli

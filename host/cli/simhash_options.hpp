@@ -1,6 +1,7 @@
 #pragma once
 // SimHash options shared by `dedup --method simhash` and `sketch --method simhash`.
 #include <cxxopts.hpp>
+#include <string>
 
 #include "gpudedup/simhash.hpp"
 
@@ -12,5 +13,8 @@ void add_simhash_options(cxxopts::Options& options);
 /// Reads them into a SimHashConfig (features: tokens unless --shingle or --ngram is given
 /// explicitly). @throws usage_error naming the option when a value is out of range.
 SimHashConfig read_simhash_options(const cxxopts::ParseResult& r);
+/// Where the combined score does not apply: @throws usage_error naming --meta-field,
+/// --meta-weight or --min-score when one was given, followed by `why`.
+void refuse_score_options(const cxxopts::ParseResult& r, const std::string& why);
 
 }  // namespace gpudedup::cli

@@ -93,6 +93,14 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
     if (!S_ISREG(st.st_mode)) in.spool = std::make_unique<Spool>(path);
     inputs.push_back(std::move(in));
   }
+  if (!options.meta_field.empty()) {
+    for (const auto& in : inputs) {
+      if (in.format == InputFormat::jsonl) continue;
+      throw usage_error("--meta-field " + options.meta_field + " reads a JSON array field of JSONL records, but " +
+                        in.name + " is read as " + (in.format == InputFormat::directory ? "a folder" : "text") +
+                        "; give JSONL input (.jsonl, .json, .ndjson, or --input-format jsonl)");
+    }
+  }
   return inputs;
 }
 

@@ -137,14 +137,15 @@ class Parser {
 
   bool object(int depth) { return members(depth, nullptr); }
 
-  /// The members of an object at p_ ('{'). With `top`, captures the text and id fields.
+  /// The members of an object at p_ ('{'). With `top`, captures the text, id and metadata fields.
   struct Capture {
-    const std::string* text_field;
-    const std::string* id_field;
+    const FieldNames* names;
     RecordFields* fields;
     std::string* text;
     std::string* id;
     std::string* key;
+    std::string* element;  // scratch for a metadata string
+    MetaElements* meta;
   };
   bool members(int depth, const Capture* top) {
     if (depth > kMaxDepth) return fail("nested too deeply");
@@ -164,10 +165,12 @@ class Parser {
       skip_ws();
       if (!peek(':')) return fail("expected ':' after a key");
       ++p_;
-      bool is_text = false, is_id = false;
+      bool is_text = false, is_id = false, is_meta = false;
       if (top) {
-        is_text = top->fields->text_kind == JsonKind::missing && *k == *top->text_field;
-        is_id = !top->id_field->empty() && top->fields->id_kind == JsonKind::missing && *k == *top->id_field;
+        const FieldNames& n = *top->names;
+        is_text = top->fields->text_kind == JsonKind::missing && *k == n.text;
+        is_id = !n.id.empty() && top->fields->id_kind == JsonKind::missing && *k == n.id;
+        is_meta = !n.meta.empty() && top->fields->meta_kind == JsonKind::missing && *k == n.meta;
       }
       if (is_text) {
         if (!value(depth, &top->fields->text_kind, top->text, nullptr)) return false;
@@ -176,6 +179,14 @@ class Parser {
         std::string_view num;
         if (!value(depth, &top->fields->id_kind, top->id, &num)) return false;
         if (top->fields->id_kind == JsonKind::number) top->id->assign(num);
+      } else if (is_meta) {
+        skip_ws();
+        if (peek('[')) {
+          top->fields->meta_kind = JsonKind::array;
+          if (!array(depth + 1, top)) return false;
+        } else if (!value(depth, &top->fields->meta_kind, nullptr, nullptr)) {
+          return false;
+        }
       } else if (!value(depth, nullptr, nullptr, nullptr)) {
         return false;
       }
@@ -192,7 +203,9 @@ class Parser {
     }
   }
 
-  bool array(int depth) {
+  /// An array at p_ ('['). With `meta`, its string elements (decoded) and number
+  /// elements (as written) are captured as the metadata set; other elements are skipped.
+  bool array(int depth, const Capture* meta = nullptr) {
     if (depth > kMaxDepth) return fail("nested too deeply");
     ++p_;
     skip_ws();
@@ -201,7 +214,16 @@ class Parser {
       return true;
     }
     for (;;) {
-      if (!value(depth, nullptr, nullptr, nullptr)) return false;
+      if (meta) {
+        JsonKind kind = JsonKind::missing;
+        std::string_view num;
+        meta->element->clear();
+        if (!value(depth, &kind, meta->element, &num)) return false;
+        if (kind == JsonKind::string) meta->meta->add(*meta->element);
+        else if (kind == JsonKind::number) meta->meta->add(num);
+      } else if (!value(depth, nullptr, nullptr, nullptr)) {
+        return false;
+      }
       skip_ws();
       if (peek(',')) {
         ++p_;
@@ -224,11 +246,12 @@ class Parser {
 
 }  // namespace
 
-bool FallbackJsonParser::parse(std::string_view line, const std::string& text_field, const std::string& id_field,
-                               RecordFields& fields, std::string& problem) {
+bool FallbackJsonParser::parse(std::string_view line, const FieldNames& names, RecordFields& fields,
+                               std::string& problem) {
   fields = RecordFields{};
   text_.clear();
   id_.clear();
+  meta_.clear();
   Parser p(line);
   p.skip_ws();
   if (!p.peek('{')) {
@@ -237,7 +260,7 @@ bool FallbackJsonParser::parse(std::string_view line, const std::string& text_fi
     problem = valid || p.error().empty() ? "not a JSON object (each line must hold one {...} object)" : p.error();
     return false;
   }
-  Parser::Capture cap{&text_field, &id_field, &fields, &text_, &id_, &key_};
+  Parser::Capture cap{&names, &fields, &text_, &id_, &key_, &element_, &meta_};
   if (!p.members(1, &cap)) {
     problem = p.error();
     return false;
@@ -249,6 +272,7 @@ bool FallbackJsonParser::parse(std::string_view line, const std::string& text_fi
   }
   if (fields.text_kind == JsonKind::string) fields.text = text_;
   if (fields.id_kind == JsonKind::string || fields.id_kind == JsonKind::number) fields.id = id_;
+  if (fields.meta_kind == JsonKind::array) fields.meta = &meta_;
   return true;
 }
 

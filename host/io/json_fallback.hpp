@@ -15,13 +15,14 @@ class FallbackJsonParser {
   /// Parses one line holding one JSON object. On success fills `fields` (views into this
   /// parser, valid until the next call) and returns true; otherwise sets `problem` to
   /// "malformed JSON at byte N: ..." and returns false.
-  bool parse(std::string_view line, const std::string& text_field, const std::string& id_field,
-             RecordFields& fields, std::string& problem);
+  bool parse(std::string_view line, const FieldNames& names, RecordFields& fields, std::string& problem);
 
  private:
   std::string text_;
   std::string id_;
   std::string key_;
+  std::string element_;  // scratch for one metadata string
+  MetaElements meta_;
 };
 
 }  // namespace gpudedup::io

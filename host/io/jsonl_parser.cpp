@@ -32,12 +32,32 @@ JsonKind kind_of(dom::element_type t) {
 }  // namespace
 
 struct JsonlParser::Impl {
-  std::string text_field;
-  std::string id_field;
+  FieldNames names;
   dom::parser parser;
   std::vector<char> padded;  // the line plus SIMDJSON_PADDING readable bytes
   std::string id_text;       // a numeric id rendered as text
+  MetaElements meta;
   FallbackJsonParser fallback;
+
+  /// The metadata array's strings and integers; false (let the fallback decide) for a
+  /// number whose spelling only the line keeps.
+  bool collect_meta(dom::array array) {
+    for (const dom::element e : array) {
+      switch (e.type()) {
+        case dom::element_type::STRING: meta.add(e.get_string().value_unsafe()); break;
+        case dom::element_type::INT64: {
+          const int64_t v = e.get_int64().value_unsafe();
+          if (v == 0) return false;  // 0 or -0
+          meta.add(std::to_string(v));
+          break;
+        }
+        case dom::element_type::UINT64: meta.add(std::to_string(e.get_uint64().value_unsafe())); break;
+        case dom::element_type::DOUBLE: return false;  // 1.50, 1e3: the line's own text
+        default: break;  // true, false, null, arrays, objects: skipped
+      }
+    }
+    return true;
+  }
 
   /// false: let the fallback parser decide (and explain).
   bool fast(std::string_view line, RecordFields& f) {
@@ -46,11 +66,21 @@ struct JsonlParser::Impl {
     std::memcpy(padded.data(), line.data(), line.size());
     dom::object obj;
     if (parser.parse(padded.data(), line.size(), false).get(obj)) return false;
+    meta.clear();
     for (const auto kv : obj) {
-      const bool is_text = f.text_kind == JsonKind::missing && kv.key == text_field;
-      const bool is_id = !id_field.empty() && f.id_kind == JsonKind::missing && kv.key == id_field;
-      if (!is_text && !is_id) continue;
+      const bool is_text = f.text_kind == JsonKind::missing && kv.key == names.text;
+      const bool is_id = !names.id.empty() && f.id_kind == JsonKind::missing && kv.key == names.id;
+      const bool is_meta = !names.meta.empty() && f.meta_kind == JsonKind::missing && kv.key == names.meta;
+      if (!is_text && !is_id && !is_meta) continue;
       const auto type = kv.value.type();
+      if (is_meta) {
+        f.meta_kind = kind_of(type);
+        if (type == dom::element_type::ARRAY) {
+          if (!collect_meta(kv.value.get_array().value_unsafe())) return false;
+          f.meta = &meta;
+        }
+        continue;  // check_field_names: not also the text or id field
+      }
       if (is_text) {
         f.text_kind = kind_of(type);
         if (type == dom::element_type::STRING) f.text = kv.value.get_string().value_unsafe();
@@ -74,9 +104,9 @@ struct JsonlParser::Impl {
   }
 };
 
-JsonlParser::JsonlParser(std::string text_field, std::string id_field) : impl_(std::make_unique<Impl>()) {
-  impl_->text_field = std::move(text_field);
-  impl_->id_field = std::move(id_field);
+JsonlParser::JsonlParser(FieldNames names) : impl_(std::make_unique<Impl>()) {
+  check_field_names(names);
+  impl_->names = std::move(names);
 }
 
 JsonlParser::~JsonlParser() = default;
@@ -86,9 +116,9 @@ bool JsonlParser::parse(std::string_view line, RecordFields& fields, std::string
   if (!impl_->fast(line, fields)) {
     // simdjson refused the line: the fallback either accepts it (invalid UTF-8 is kept as
     // it is) or says exactly what is malformed.
-    if (!impl_->fallback.parse(line, impl_->text_field, impl_->id_field, fields, problem)) return false;
+    if (!impl_->fallback.parse(line, impl_->names, fields, problem)) return false;
   }
-  problem = field_problem(fields, impl_->text_field, impl_->id_field);
+  problem = field_problem(fields, impl_->names);
   return problem.empty();
 }
 

@@ -12,13 +12,15 @@ namespace gpudedup::io {
 
 class JsonlParser {
  public:
-  JsonlParser(std::string text_field, std::string id_field);
+  /// @throws usage_error when the metadata field is also the text or id field.
+  explicit JsonlParser(FieldNames names);
   ~JsonlParser();
   JsonlParser(const JsonlParser&) = delete;
   JsonlParser& operator=(const JsonlParser&) = delete;
 
-  /// @return true with `fields.text` (and `fields.id` when an id field is set) filled with
-  /// views valid until the next call; false with `problem` saying what is wrong.
+  /// @return true with `fields.text` (and `fields.id`, `fields.meta` when those fields are
+  /// set) filled with views valid until the next call; false with `problem` saying what is
+  /// wrong. Both paths (simdjson, fallback) give the same fields for a line both accept.
   bool parse(std::string_view line, RecordFields& fields, std::string& problem);
 
  private:

@@ -26,7 +26,9 @@ struct RecordReader::Impl {
   std::string problem;
 
   explicit Impl(InputOptions o)
-      : options(std::move(o)), inputs(io::resolve_inputs(options)), jsonl(options.text_field, options.id_field) {}
+      : options(std::move(o)),
+        inputs(io::resolve_inputs(options)),
+        jsonl(io::FieldNames{options.text_field, options.id_field, options.meta_field}) {}
 
   /// The next raw record of the first pass, moving through the inputs.
   bool next_raw(io::RawRecord& r) {
@@ -63,10 +65,14 @@ struct RecordReader::Impl {
       if (!jsonl.parse(r.bytes, fields, problem)) return bad_record(r);
       batch.docs.add(fields.text);
       batch.ids.emplace_back(options.id_field.empty() ? std::to_string(number) : std::string(fields.id));
+      if (fields.meta) {
+        for (size_t i = 0; i < fields.meta->size(); ++i) batch.meta.add_element((*fields.meta)[i]);
+      }
     } else {
       batch.docs.add(r.bytes);
       batch.ids.emplace_back(in.format == InputFormat::directory ? std::string(r.id) : std::to_string(number));
     }
+    batch.meta.end_set();  // missing field, null, or not JSONL: an empty set
     batch.records.push_back(number);
     ++stats.documents;
   }

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "gpudedup/detail/minhash.hpp"
-#include "gpudedup/detail/normalize.hpp"
+#include "host/shingling.hpp"
 #include "host/simhash/simhash_detail.hpp"
 
 namespace gpudedup {
@@ -14,17 +14,29 @@ double simhash_score(uint32_t distance, double meta_jaccard, double meta_weight)
 
 namespace detail {
 
+void meta_signatures(const MetadataBatch& meta, const uint64_t* a, const uint64_t* b, uint32_t num_perm,
+                     std::vector<uint32_t>& out, std::vector<uint8_t>& scratch) {
+  const size_t first = out.size();
+  out.resize(first + meta.size() * size_t(num_perm), empty_signature_value);
+  for (size_t i = 0; i < meta.size(); ++i) {
+    uint32_t* sig = out.data() + first + i * size_t(num_perm);
+    for (size_t j = 0; j < meta.set_size(i); ++j) {
+      const size_t n = normalize_into(meta.element(i, j), scratch);
+      if (n == 0) continue;  // an element that normalizes to nothing carries no information
+      minhash_update(sig, a, b, num_perm, xxhash64(scratch.data(), n));
+    }
+  }
+}
+
 std::vector<uint32_t> meta_signature(const std::vector<std::string>& set, uint32_t num_perm, uint64_t seed) {
   std::vector<uint64_t> a(num_perm), b(num_perm);
   make_permutations(seed, num_perm, a.data(), b.data());
-  std::vector<uint32_t> sig(num_perm, empty_signature_value);
-  std::vector<uint8_t> buf;
-  for (const auto& s : set) {
-    buf.assign(s.begin(), s.end());
-    const size_t n = normalize_text(buf.data(), buf.size(), buf.data());
-    if (n == 0) continue;  // an element that normalizes to nothing carries no information
-    minhash_update(sig.data(), a.data(), b.data(), num_perm, xxhash64(buf.data(), n));
-  }
+  MetadataBatch one;
+  for (const auto& s : set) one.add_element(s);
+  one.end_set();
+  std::vector<uint32_t> sig;
+  std::vector<uint8_t> scratch;
+  meta_signatures(one, a.data(), b.data(), num_perm, sig, scratch);
   return sig;
 }
 

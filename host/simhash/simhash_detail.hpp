@@ -110,8 +110,14 @@ uint64_t simhash_fingerprint_text(const SimHashSpec& spec, const uint8_t* text, 
 // ---- metadata sets -----------------------------------------------------------------------
 
 /// MinHash signature (num_perm values) of a metadata set: each string is normalized like
-/// text and hashed with XXH64; an empty set gives all empty_signature_value.
+/// text and hashed with XXH64, then goes through the MinHash family (a, b) of `seed`, as a
+/// shingle hash does in MinHash mode; an empty set gives all empty_signature_value.
 std::vector<uint32_t> meta_signature(const std::vector<std::string>& set, uint32_t num_perm, uint64_t seed);
+
+/// The signatures of every set of `meta`, appended to `out` (num_perm values per set);
+/// a and b are the family of make_permutations. `scratch` holds one normalized element.
+void meta_signatures(const MetadataBatch& meta, const uint64_t* a, const uint64_t* b, uint32_t num_perm,
+                     std::vector<uint32_t>& out, std::vector<uint8_t>& scratch);
 /// Share of equal values; 0 when either set is empty (no evidence of a shared source).
 double meta_jaccard(const uint32_t* x, const uint32_t* y, uint32_t num_perm);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/simhash.hpp"
 #include "host/backend.hpp"
@@ -34,6 +35,8 @@ struct SimHashEngine::Impl {
   std::vector<uint64_t> fps;
   std::vector<uint32_t> feature_counts;
   std::vector<uint32_t> meta_sigs;  // meta_num_perm values per document
+  std::vector<uint64_t> meta_a, meta_b;  // the metadata MinHash family (meta_seed)
+  std::vector<uint8_t> meta_scratch;
   StageSeconds seconds;
 
   void freeze() {
@@ -73,6 +76,11 @@ SimHashEngine::SimHashEngine(const Config& config, const SimHashConfig& simhash)
   s.sh = simhash;
   s.spec = detail::make_simhash_spec(config, simhash);
   s.plan = detail::make_hamming_plan(simhash.hamming, simhash.blocks, simhash.split_factor);
+  if (simhash.use_meta) {
+    s.meta_a.resize(simhash.meta_num_perm);
+    s.meta_b.resize(simhash.meta_num_perm);
+    detail::make_permutations(simhash.meta_seed, simhash.meta_num_perm, s.meta_a.data(), s.meta_b.data());
+  }
   const bool cuda = config.backend == Backend::cuda ||
                     (config.backend == Backend::automatic && detail::cuda_device_available());
   if (cuda) {
@@ -112,23 +120,31 @@ std::vector<uint64_t> SimHashEngine::fingerprints(const DocumentBatch& batch) co
 }
 
 uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataSets* meta) {
+  if (!impl_->sh.use_meta) return add(batch, MetadataBatch{});
+  GD_EXPECTS(meta != nullptr, "--meta-field: add() needs the metadata set of every document");
+  MetadataBatch sets;
+  for (const auto& set : *meta) {
+    for (const auto& e : set) sets.add_element(e);
+    sets.end_set();
+  }
+  return add(batch, sets);
+}
+
+uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataBatch& meta) {
   auto& s = *impl_;
   const uint64_t first = size();
   GD_EXPECTS(first + batch.size() < UINT32_MAX, "more than 4294967294 documents in one engine");
   if (s.sh.use_meta) {
-    GD_EXPECTS(meta != nullptr, "--meta-field: add() needs the metadata set of every document");
-    GD_EXPECTS(meta->size() == batch.size(), "--meta-field: " + std::to_string(meta->size()) +
-                                                 " metadata sets for " + std::to_string(batch.size()) + " documents");
+    GD_EXPECTS(meta.size() == batch.size(), "--meta-field: " + std::to_string(meta.size()) +
+                                                " metadata sets for " + std::to_string(batch.size()) + " documents");
   }
   const auto t0 = std::chrono::steady_clock::now();
   s.fps.resize(first + batch.size());
   s.feature_counts.resize(first + batch.size());
   s.fingerprint(batch, s.fps.data() + first, s.feature_counts.data() + first);
   if (s.sh.use_meta) {
-    for (const auto& set : *meta) {
-      const auto sig = detail::meta_signature(set, s.sh.meta_num_perm, s.sh.meta_seed);
-      s.meta_sigs.insert(s.meta_sigs.end(), sig.begin(), sig.end());
-    }
+    detail::meta_signatures(meta, s.meta_a.data(), s.meta_b.data(), s.sh.meta_num_perm, s.meta_sigs,
+                            s.meta_scratch);
   }
   s.seconds.sketch += seconds_since(t0);
   return first;

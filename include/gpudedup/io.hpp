@@ -22,6 +22,12 @@ struct InputOptions {
   InputFormat format = InputFormat::automatic;
   std::string text_field = "text";
   std::string id_field;        ///< empty: the id is the 0-based record number
+  /// JSONL only (a text or folder input is a usage_error): a JSON array field read as each
+  /// document's metadata set into InputBatch::meta. Elements: strings (decoded) and
+  /// numbers (as written in the line); true, false, null, arrays and objects inside the
+  /// array are skipped. A missing field or null is an empty set; any other non-array
+  /// value makes the record bad (skipped and reported, fatal with `strict`). Empty: none.
+  std::string meta_field;
   bool strict = false;         ///< the first bad record is fatal (data_error naming file:line)
   size_t report_limit = 5;     ///< bad records described in InputStats::reports
 };
@@ -29,7 +35,7 @@ struct InputOptions {
 struct InputStats {
   uint64_t records = 0;      ///< records read (documents + skipped)
   uint64_t documents = 0;    ///< records with a usable text
-  uint64_t skipped = 0;      ///< malformed records, missing or non-string text field
+  uint64_t skipped = 0;      ///< malformed records, missing or non-string text field, non-array meta field
   uint64_t blank_lines = 0;  ///< JSONL lines holding only white space (not records)
   uint64_t bytes = 0;        ///< input bytes read (after decompression)
   std::vector<std::string> reports;  ///< "file:line: what is wrong" for the first few
@@ -40,7 +46,12 @@ struct InputBatch {
   DocumentBatch docs;
   std::vector<uint64_t> records;   ///< record number (0-based over all inputs) of each
   std::vector<std::string> ids;    ///< id of each document
-  void clear() { docs.clear(); records.clear(); ids.clear(); }
+  /// Metadata set of each document (InputOptions::meta_field); without a meta field every
+  /// set is empty, so meta.size() == size() always. Kept as strings, not hashes: what an
+  /// element means for a score (normalization, hashing) is the engine's business, and the
+  /// library's own callers hand the engine the same strings.
+  MetadataBatch meta;
+  void clear() { docs.clear(); records.clear(); ids.clear(); meta.clear(); }
   size_t size() const { return docs.size(); }
 };
 

@@ -46,7 +46,7 @@ struct SimHashConfig {
   double split_factor = 2.0; ///< runs above (1+mu) x the mean run size are split (--split-factor)
   /// Combined score with metadata sets (--meta-field): add() then needs the sets.
   bool use_meta = false;
-  std::string meta_field;    ///< the JSON field the caller reads the sets from (informative)
+  std::string meta_field;    ///< the JSON array field run_dedup() reads the sets from (--meta-field)
   double meta_weight = 0.85; ///< mu of score = mu/(1+d) + (1-mu) * J_meta (--meta-weight)
   double min_score = 0;      ///< pairs pass when score >= this (--min-score)
   uint32_t meta_num_perm = 128;  ///< MinHash values per metadata set
@@ -124,6 +124,10 @@ class SimHashEngine {
   /// when use_meta and ignored otherwise. @return the number of its first document.
   /// @throws usage_error when meta is missing or has the wrong size.
   uint64_t add(const DocumentBatch& batch, const MetadataSets* meta = nullptr);
+  /// The same with the sets in the batch layout (InputBatch::meta); `meta` is ignored
+  /// unless use_meta. Each set becomes meta_num_perm MinHash values on the host, whatever
+  /// the backend, so scores do not depend on it. @throws usage_error for a wrong size.
+  uint64_t add(const DocumentBatch& batch, const MetadataBatch& meta);
   /// Documents added so far.
   uint64_t size() const;
   /// Fingerprints of all documents added so far.
