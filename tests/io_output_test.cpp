@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "gpudedup/errors.hpp"
 #include "io_test_support.hpp"
@@ -117,4 +118,24 @@ TEST(IoAtomicOutput, ErrorsNameThePath) {
   } catch (const data_error& e) {
     EXPECT_NE(std::string(e.what()).find(dir.path("a_folder")), std::string::npos) << e.what();
   }
+}
+
+TEST(IoAtomicOutput, DevicesAndPipesAreWrittenInPlace) {
+  // A named pipe stands in for /dev/stdout: renaming over it would replace the node.
+  TempDir dir;
+  const auto fifo = dir.path("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = io_test::read_file(fifo); });
+  {
+    AtomicOutputFile out(fifo);
+    out.stream() << "through the pipe\n";
+    out.commit();
+  }
+  reader.join();
+  EXPECT_EQ(got, "through the pipe\n");
+  struct stat st {};
+  ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the pipe is still a pipe";
+  EXPECT_EQ(files_in(dir.dir()), 0u) << "no temporary (regular) file beside the pipe";
 }

@@ -2,6 +2,7 @@
 // rename is atomic within one file system, which is why the temporary file sits in the
 // target's own folder rather than in $TMPDIR.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -28,7 +29,7 @@ std::string folder_of(const std::string& path) {
 
 struct AtomicOutputFile::Impl {
   std::string path;
-  std::string temp;
+  std::string temp;  ///< empty: writing straight to a device or pipe
   std::ofstream stream;
   bool committed = false;
 };
@@ -38,6 +39,14 @@ AtomicOutputFile::AtomicOutputFile(std::string path) : impl_(std::make_unique<Im
   m.path = std::move(path);
   GD_EXPECTS(!m.path.empty() && m.path.back() != '/', "output path '" + m.path + "' is not a file name");
   const std::string base = m.path.substr(folder_of(m.path).size());
+  // /dev/stdout, a named pipe, a terminal: nothing to replace atomically (and renaming
+  // over them would replace the device node), so they are written directly.
+  struct stat st;
+  if (::stat(m.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    m.stream.open(m.path, std::ios::binary);
+    if (!m.stream) throw data_error(m.path + ": cannot open the output for writing");
+    return;
+  }
   // O_EXCL reserves a fresh name even if another run writes the same output beside us;
   // 0666 (less the umask) gives the output the permissions of any new file.
   for (int attempt = 0; attempt < 100 && m.temp.empty(); ++attempt) {
@@ -61,7 +70,7 @@ AtomicOutputFile::AtomicOutputFile(std::string path) : impl_(std::make_unique<Im
 }
 
 AtomicOutputFile::~AtomicOutputFile() {
-  if (!impl_ || impl_->committed) return;
+  if (!impl_ || impl_->committed || impl_->temp.empty()) return;
   impl_->stream.close();
   std::remove(impl_->temp.c_str());  // an abandoned output leaves nothing behind
 }
@@ -78,6 +87,10 @@ void AtomicOutputFile::commit() {
   m.stream.close();
   if (!written || m.stream.fail())
     throw data_error(m.path + ": writing the output failed (is the disk full?); nothing was written");
+  if (m.temp.empty()) {
+    m.committed = true;
+    return;
+  }
   if (std::rename(m.temp.c_str(), m.path.c_str()) != 0)
     throw data_error(m.path + ": cannot replace the output: " + std::strerror(errno) +
                      "; check that it is not a folder and that its folder is writable");
