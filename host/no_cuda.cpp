@@ -1,6 +1,7 @@
 // Built instead of kernels/ when the CUDA backend is not compiled in.
 #include "gpudedup/errors.hpp"
 #include "host/backend.hpp"
+#include "host/index/bucket_probe.hpp"
 
 namespace gpudedup {
 
@@ -16,6 +17,10 @@ namespace detail {
 bool cuda_device_available() { return false; }
 
 std::unique_ptr<ComputeBackend> make_cuda_backend(const SketchSpec&) {
+  throw usage_error("--backend cuda: " + cuda_status().reason + "; use --backend cpu or auto");
+}
+
+std::unique_ptr<BucketProbe> make_cuda_bucket_probe(int) {
   throw usage_error("--backend cuda: " + cuda_status().reason + "; use --backend cpu or auto");
 }
 

@@ -9,7 +9,12 @@
 #include <thread>
 
 #include "gpudedup/engine.hpp"
+#include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/index/bucket_probe.hpp"
+#include "host/index/durable_file.hpp"
+#include "host/index/manifest.hpp"
+#include "host/index/segment_reader.hpp"
 #include "index_test_support.hpp"
 
 using namespace gpudedup;
@@ -23,6 +28,12 @@ Config small_config() {
   c.lsh.threshold = 0.7;
   c.threads = 2;
   return c;
+}
+
+// The key that document 0 (a copy of the repeated text) has in band b.
+uint64_t band_key_of_copy(const detail::Segment& seg, uint32_t b) {
+  const uint32_t rows = seg.header().rows;
+  return detail::band_key(seg.signature(0) + uint64_t(b) * rows, rows, b);
 }
 
 IndexOpenOptions writer() {
@@ -261,4 +272,49 @@ TEST(Index, ReaderSeesPublishedBatchesAfterRefreshWhileWriterWorks) {
   EXPECT_EQ(errors.load(), 0);
   r.refresh();
   EXPECT_EQ(r.size(), 40u);
+}
+
+TEST(Index, ProbeRunsEqualBruteForceAcrossFenceStretches) {
+  // 9,000 entries per band (over two fence stretches of 4,096), with a run of 5,000 equal
+  // keys (copies of one document) that crosses both stretch boundaries.
+  std::mt19937_64 rng(8);
+  Config c = small_config();
+  c.minhash.num_perm = 16;
+  c.lsh.bands = 4;
+  c.lsh.rows = 4;
+  const std::string dir = fresh_dir("probe");
+  Index idx = Index::create(dir, c);
+  Docs d;
+  const std::string copy = join(random_words(rng, 30));
+  for (int i = 0; i < 9000; ++i) d.add("d" + std::to_string(i), i % 9 < 5 ? copy : join(random_words(rng, 30)));
+  idx.insert(d.batch, d.ids);
+  const auto m = detail::decode_manifest(detail::read_whole_file(dir + "/MANIFEST"), dir);
+  ASSERT_EQ(m.segments.size(), 1u);
+  const auto seg = detail::Segment::open(dir + "/" + m.segments[0].file, m.segments[0], m.params.hash(), 0);
+  auto probe = detail::make_cpu_bucket_probe(2);
+  for (uint32_t b = 0; b < 4; ++b) {
+    const uint64_t n = seg->header().band_entries;
+    ASSERT_EQ(n, 9000u);
+    const uint64_t* keys = seg->band_keys(b);
+    std::vector<uint64_t> probes{keys[0], keys[n - 1], 0, ~uint64_t(0)};
+    for (int k = 0; k < 200; ++k) probes.push_back(rng() % 2 ? keys[rng() % n] : rng());
+    for (uint64_t key : probes) {
+      for (uint32_t limit : {1u, 256u, 100000u}) {
+        const uint64_t pos = uint64_t(std::lower_bound(keys, keys + n, key) - keys);
+        uint64_t count = 0;
+        while (pos + count < n && keys[pos + count] == key && count < limit) ++count;
+        const detail::BucketRange r = seg->find(b, key, limit);
+        EXPECT_EQ(r.pos, pos);
+        EXPECT_EQ(r.count, count);
+        std::vector<detail::BucketRange> out(4);
+        std::vector<uint64_t> row(4, key);
+        probe->probe(*seg, row.data(), 1, 4, limit, out.data());
+        EXPECT_EQ(out[b], r);
+      }
+    }
+    // The documents of the long run are in document order.
+    const detail::BucketRange run = seg->find(b, band_key_of_copy(*seg, b), 100000);
+    EXPECT_EQ(run.count, 5000u);
+    for (uint32_t k = 1; k < run.count; ++k) EXPECT_LT(seg->band_doc(b, run.pos + k - 1), seg->band_doc(b, run.pos + k));
+  }
 }

@@ -104,6 +104,7 @@ Index open_for(const cxxopts::ParseResult& r, IndexMode mode) {
   opts.mode = mode;
   opts.backend = backend_config.backend;
   opts.threads = backend_config.threads;
+  opts.device = backend_config.device;
   if (r.count("threshold")) {
     opts.threshold = r["threshold"].as<double>();
     GD_EXPECTS(opts.threshold > 0 && opts.threshold <= 1, "--threshold must be in (0, 1]");

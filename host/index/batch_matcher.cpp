@@ -6,6 +6,7 @@
 
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/similarity.hpp"
+#include "host/index/bucket_probe.hpp"
 #include "host/index/segment_reader.hpp"
 
 namespace gpudedup::detail {
@@ -30,49 +31,57 @@ double similarity(const MatchSettings& m, const uint32_t* x, uint32_t size_x, co
   return m.containment ? containment_from_jaccard(j, size_x, size_y) : j;
 }
 
-// The most similar indexed document at or above the threshold.
-Best best_indexed(const MatchSettings& m, const std::vector<std::shared_ptr<const Segment>>& segments,
-                  const uint32_t* sig, uint32_t size, std::vector<uint32_t>& scratch) {
-  Best best;
-  for (const auto& seg : segments) {
-    scratch.clear();
-    for (uint32_t b = 0; b < m.bands; ++b) {
-      const uint64_t key = band_key(sig + uint64_t(b) * m.rows, m.rows, b);
-      seg->for_each_match(b, key, index_bucket_limit, [&](uint32_t local) { scratch.push_back(local); });
-    }
-    std::sort(scratch.begin(), scratch.end());
-    scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
-    for (uint32_t local : scratch) {
-      const double s = similarity(m, sig, size, seg->signature(local), seg->set_size(local));
-      if (s >= m.threshold) best.offer(s, seg->first_doc() + local);
-    }
+// Verifies document i's candidates in one segment (the runs found by the probe) and
+// offers those at or above the threshold to its best match.
+void verify_in_segment(const MatchSettings& m, const Segment& seg, const BucketRange* runs, const uint32_t* sig,
+                       uint32_t size, std::vector<uint32_t>& scratch, Best& best) {
+  scratch.clear();
+  for (uint32_t b = 0; b < m.bands; ++b)
+    for (uint32_t c = 0; c < runs[b].count; ++c) scratch.push_back(seg.band_doc(b, runs[b].pos + c));
+  std::sort(scratch.begin(), scratch.end());
+  scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
+  for (uint32_t local : scratch) {
+    const double s = similarity(m, sig, size, seg.signature(local), seg.set_size(local));
+    if (s >= m.threshold) best.offer(s, seg.first_doc() + local);
   }
-  return best;
 }
 
 }  // namespace
 
-std::vector<IndexAnswer> match_batch(const MatchSettings& m, const std::vector<std::shared_ptr<const Segment>>& segments,
+std::vector<IndexAnswer> match_batch(const MatchSettings& m, BucketProbe& probe,
+                                     const std::vector<std::shared_ptr<const Segment>>& segments,
                                      const std::vector<uint32_t>& signatures, const std::vector<uint32_t>& set_sizes) {
   const int64_t n = int64_t(set_sizes.size());
   const uint32_t P = m.num_perm;
+  std::vector<uint64_t> keys(uint64_t(n) * m.bands);
+#pragma omp parallel for num_threads(m.threads) schedule(static)
+  for (int64_t i = 0; i < n; ++i)
+    for (uint32_t b = 0; b < m.bands; ++b)
+      keys[uint64_t(i) * m.bands + b] = band_key(signatures.data() + uint64_t(i) * P + uint64_t(b) * m.rows, m.rows, b);
+
+  // Against the index, segment by segment: probe every key, then verify in parallel.
   std::vector<Best> indexed(static_cast<size_t>(n));
-  std::exception_ptr error;
+  std::vector<BucketRange> runs(keys.size());
+  for (const auto& seg : segments) {
+    probe.probe(*seg, keys.data(), uint64_t(n), m.bands, index_bucket_limit, runs.data());
+    std::exception_ptr error;
 #pragma omp parallel num_threads(m.threads)
-  {
-    std::vector<uint32_t> scratch;
+    {
+      std::vector<uint32_t> scratch;
 #pragma omp for schedule(dynamic, 64)
-    for (int64_t i = 0; i < n; ++i) {
-      if (set_sizes[size_t(i)] == 0) continue;
-      try {
-        indexed[size_t(i)] = best_indexed(m, segments, signatures.data() + uint64_t(i) * P, set_sizes[size_t(i)], scratch);
-      } catch (...) {  // a corrupted block: rethrown after the team ends
+      for (int64_t i = 0; i < n; ++i) {
+        if (set_sizes[size_t(i)] == 0) continue;
+        try {
+          verify_in_segment(m, *seg, runs.data() + uint64_t(i) * m.bands, signatures.data() + uint64_t(i) * P,
+                            set_sizes[size_t(i)], scratch, indexed[size_t(i)]);
+        } catch (...) {  // a corrupted block: rethrown after the team ends
 #pragma omp critical
-        if (!error) error = std::current_exception();
+          if (!error) error = std::current_exception();
+        }
       }
     }
+    if (error) std::rethrow_exception(error);
   }
-  if (error) std::rethrow_exception(error);
 
   // In batch order: a document is compared with the earlier documents answered new,
   // which are the ones an insert of this batch would have indexed before it.
@@ -87,11 +96,10 @@ std::vector<IndexAnswer> match_batch(const MatchSettings& m, const std::vector<s
       continue;
     }
     const uint32_t* sig = signatures.data() + uint64_t(i) * P;
-    std::vector<uint64_t> keys(m.bands);
+    const uint64_t* key = keys.data() + uint64_t(i) * m.bands;
     cands.clear();
     for (uint32_t b = 0; b < m.bands; ++b) {
-      keys[b] = band_key(sig + uint64_t(b) * m.rows, m.rows, b);
-      auto it = buckets[b].find(keys[b]);
+      auto it = buckets[b].find(key[b]);
       if (it != buckets[b].end()) cands.insert(cands.end(), it->second.begin(), it->second.end());
     }
     std::sort(cands.begin(), cands.end());
@@ -112,7 +120,7 @@ std::vector<IndexAnswer> match_batch(const MatchSettings& m, const std::vector<s
       a.similarity = in_batch.similarity;
     } else {
       for (uint32_t b = 0; b < m.bands; ++b) {
-        auto& bucket = buckets[b][keys[b]];
+        auto& bucket = buckets[b][key[b]];
         if (bucket.size() < index_bucket_limit) bucket.push_back(uint32_t(i));
       }
     }

@@ -24,10 +24,13 @@ struct MatchSettings {
 /// At most this many entries of one bucket (one band key in one segment, or in the
 /// batch) are verified per document: the oldest ones. Bounds the work a huge cluster
 /// of indexed near-copies can cause; any of them is a match anyway.
-constexpr uint64_t index_bucket_limit = 256;
+constexpr uint32_t index_bucket_limit = 256;
 
-/// Answers without match_id (the caller maps match numbers to ids).
-std::vector<IndexAnswer> match_batch(const MatchSettings& settings,
+class BucketProbe;
+
+/// Answers without match_id (the caller maps match numbers to ids). `probe` finds the
+/// band-key runs (CPU or GPU); verification and the in-batch walk run on the host.
+std::vector<IndexAnswer> match_batch(const MatchSettings& settings, BucketProbe& probe,
                                      const std::vector<std::shared_ptr<const Segment>>& segments,
                                      const std::vector<uint32_t>& signatures,
                                      const std::vector<uint32_t>& set_sizes);

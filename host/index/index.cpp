@@ -20,6 +20,7 @@
 #include "gpudedup/errors.hpp"
 #include "host/backend.hpp"
 #include "host/index/batch_matcher.hpp"
+#include "host/index/bucket_probe.hpp"
 #include "host/index/durable_file.hpp"
 #include "host/index/manifest.hpp"
 #include "host/index/segment_reader.hpp"
@@ -88,6 +89,8 @@ struct Index::Impl {
   detail::SketchSpec spec;
   std::unique_ptr<detail::ComputeBackend> compute;
   mutable std::mutex compute_mutex;  // a backend sketches one batch at a time
+  std::unique_ptr<detail::BucketProbe> probe;
+  mutable std::mutex probe_mutex;    // the CUDA probe keeps device state
   detail::WriterLock lock;
   mutable std::mutex snap_mutex;
   std::shared_ptr<const Snapshot> snap;
@@ -142,7 +145,15 @@ struct Index::Impl {
                                   const std::vector<uint32_t>& sigs, const std::vector<uint32_t>& sizes) const {
     detail::MatchSettings ms{params.num_perm, lsh.bands, lsh.rows, config.lsh.threshold,
                              config.similarity == Similarity::containment, threads};
-    auto answers = detail::match_batch(ms, s.segments, sigs, sizes);
+    std::vector<IndexAnswer> answers;
+    {
+      std::unique_lock<std::mutex> g(probe_mutex, std::defer_lock);
+      if (backend == Backend::cuda) g.lock();
+      std::vector<const Segment*> live;
+      for (const auto& seg : s.segments) live.push_back(seg.get());
+      probe->retain(live);
+      answers = detail::match_batch(ms, *probe, s.segments, sigs, sizes);
+    }
     for (auto& a : answers) {
       if (!a.duplicate) continue;
       a.match_id = a.in_batch ? ids[a.match] : id_of(s, a.match);
@@ -293,6 +304,7 @@ Index Index::create(const std::string& dir, const Config& config) {
   o.mode = IndexMode::read_write;
   o.backend = config.backend;
   o.threads = config.threads;
+  o.device = config.device;
   return open(dir, o);
 }
 
@@ -327,6 +339,7 @@ Index Index::open(const std::string& dir, const IndexOpenOptions& options) {
   c.similarity = m.params.similarity;
   c.backend = options.backend;
   c.threads = options.threads;
+  c.device = options.device;
   c.validate();
   s.lsh = score_lsh_params(c.lsh.threshold, c.lsh.bands, c.lsh.rows);
   if (detail::IndexParams::from_config(c, s.lsh).stop_words_hash != m.params.stop_words_hash) {
@@ -348,6 +361,7 @@ Index Index::open(const std::string& dir, const IndexOpenOptions& options) {
   const bool want_cuda = c.backend == Backend::cuda || (c.backend == Backend::automatic && detail::cuda_device_available());
   s.compute = want_cuda ? detail::make_cuda_backend(s.spec) : detail::make_cpu_backend(s.spec);
   s.backend = want_cuda ? Backend::cuda : Backend::cpu;
+  s.probe = want_cuda ? detail::make_cuda_bucket_probe(c.device) : detail::make_cpu_bucket_probe(s.threads);
   s.snap = s.load_latest(nullptr);
   if (options.mode == IndexMode::read_write) s.remove_leftovers();
   return Index(std::move(impl));

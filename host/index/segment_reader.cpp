@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "gpudedup/detail/sorted_run.hpp"
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/index/manifest.hpp"
@@ -130,6 +131,22 @@ uint64_t Segment::lower_bound_in_stretch(uint32_t band, uint64_t stretch, uint64
   const uint64_t count = std::min(fence_stride, n - first);
   const uint64_t* keys = at<uint64_t>(h_.keys_at + (uint64_t(band) * n + first) * 8, count);
   return first + uint64_t(std::lower_bound(keys, keys + count, key) - keys);
+}
+
+BucketRange Segment::find(uint32_t band, uint64_t key, uint32_t limit) const {
+  const uint64_t n = h_.band_entries;
+  if (n == 0 || limit == 0) return {};
+  // The first stretch whose first key is >= key; the run may begin in the one before.
+  const uint64_t per_band = fences_per_band(n);
+  const uint64_t stretch = lower_bound_u64(fences_ + band * per_band, 0, per_band, key);
+  const uint64_t pos = stretch > 0 ? lower_bound_in_stretch(band, stretch - 1, key) : 0;
+  const uint64_t span = std::min<uint64_t>(limit, n - pos);
+  const uint64_t* keys = at<uint64_t>(h_.keys_at + (uint64_t(band) * n + pos) * 8, span);
+  return {pos, run_length(keys, span, 0, key, limit)};
+}
+
+uint32_t Segment::band_doc(uint32_t band, uint64_t pos) const {
+  return *at<uint32_t>(h_.docs_at + (uint64_t(band) * h_.band_entries + pos) * 4, 1);
 }
 
 void Segment::verify_all() const {

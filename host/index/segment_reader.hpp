@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "host/index/bucket_probe.hpp"
 #include "host/index/segment_format.hpp"
 
 namespace gpudedup::detail {
@@ -41,10 +42,10 @@ class Segment {
   const uint64_t* band_keys(uint32_t band) const;  ///< band_entries, sorted
   const uint32_t* band_docs(uint32_t band) const;
 
-  /// Calls f(local document) for each entry of `band` with this key, in document order,
-  /// at most `limit` times.
-  template <class F>
-  void for_each_match(uint32_t band, uint64_t key, uint64_t limit, F&& f) const;
+  /// The run of `key` in band `band`'s table (count capped at `limit`).
+  BucketRange find(uint32_t band, uint64_t key, uint32_t limit) const;
+  /// The local document of entry `pos` of band `band`'s table.
+  uint32_t band_doc(uint32_t band, uint64_t pos) const;
 
   /// Verifies every block. @throws data_error at the first mismatch.
   void verify_all() const;
@@ -69,27 +70,5 @@ class Segment {
   uint64_t blocks_ = 0;
   std::unique_ptr<std::atomic<uint64_t>[]> verified_;
 };
-
-template <class F>
-void Segment::for_each_match(uint32_t band, uint64_t key, uint64_t limit, F&& f) const {
-  const uint64_t n = h_.band_entries;
-  if (n == 0 || limit == 0) return;
-  const uint64_t per_band = fences_per_band(n);
-  const uint64_t* fences = fences_ + band * per_band;
-  // The first stretch whose first key is >= key; a run of `key` may begin one before it.
-  uint64_t lo = 0, hi = per_band;
-  while (lo < hi) {
-    const uint64_t mid = (lo + hi) / 2;
-    if (fences[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  uint64_t pos = lo > 0 ? lower_bound_in_stretch(band, lo - 1, key) : lo * fence_stride;
-  const uint64_t keys_at = h_.keys_at + uint64_t(band) * n * 8;
-  const uint64_t docs_at = h_.docs_at + uint64_t(band) * n * 4;
-  for (uint64_t found = 0; pos < n && found < limit; ++pos, ++found) {
-    if (*at<uint64_t>(keys_at + pos * 8, 1) != key) break;
-    f(*at<uint32_t>(docs_at + pos * 4, 1));
-  }
-}
 
 }  // namespace gpudedup::detail

@@ -30,7 +30,9 @@ struct IndexOpenOptions {
   /// Verification threshold for answers; < 0: the one the index was created with.
   /// (The bands stay the index's own: a much lower threshold loses recall.)
   double threshold = -1;
-  Backend backend = Backend::automatic;  ///< where signatures are computed
+  /// Where signatures and band-key probes run (automatic: CUDA when a device is found).
+  Backend backend = Backend::automatic;
+  int device = 0;                        ///< CUDA device ordinal
   int threads = 0;                       ///< CPU threads; 0 = all cores
 };
 

@@ -1,0 +1,36 @@
+#include <exception>
+
+#include "host/index/bucket_probe.hpp"
+#include "host/index/segment_reader.hpp"
+
+namespace gpudedup::detail {
+namespace {
+
+class CpuBucketProbe : public BucketProbe {
+ public:
+  explicit CpuBucketProbe(int threads) : threads_(threads) {}
+  void probe(const Segment& seg, const uint64_t* keys, uint64_t n, uint32_t bands, uint32_t limit,
+             BucketRange* out) override {
+    std::exception_ptr error;
+    const int64_t total = int64_t(n * bands);
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 256)
+    for (int64_t i = 0; i < total; ++i) {
+      try {
+        out[i] = seg.find(uint32_t(uint64_t(i) % bands), keys[i], limit);
+      } catch (...) {  // a corrupted block: rethrown after the team ends
+#pragma omp critical
+        if (!error) error = std::current_exception();
+      }
+    }
+    if (error) std::rethrow_exception(error);
+  }
+
+ private:
+  int threads_;
+};
+
+}  // namespace
+
+std::unique_ptr<BucketProbe> make_cpu_bucket_probe(int threads) { return std::make_unique<CpuBucketProbe>(threads); }
+
+}  // namespace gpudedup::detail
