@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
   uint64_t documents = 1000000, per_segment = 10000000, insert = 50000, queries = 100000;
   uint32_t num_perm = 256;
   int threads = 0;
-  bool reuse = false;  // --reuse 1: the index exists; measure open and query only (clean RSS)
+  bool reuse = false;
+  Backend backend = Backend::automatic;  // --backend cpu|cuda|auto: where queries sketch and probe  // --reuse 1: the index exists; measure open and query only (clean RSS)
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
     if (a == "--dir") dir = v;
@@ -81,11 +82,13 @@ int main(int argc, char** argv) {
     else if (a == "--num-perm") num_perm = uint32_t(std::stoul(v));
     else if (a == "--threads") threads = std::stoi(v);
     else if (a == "--reuse") reuse = v == "1";
+    else if (a == "--backend") backend = v == "cpu" ? Backend::cpu : v == "cuda" ? Backend::cuda : Backend::automatic;
     else { std::fprintf(stderr, "unknown option %s\n", a.c_str()); return 2; }
   }
   if (dir.empty() || text.empty()) {
     std::fprintf(stderr, "usage: index_bench --dir DIR --text CORPUS.jsonl [--documents N] [--segment-docs S]\n"
-                         "       [--insert I] [--queries Q] [--num-perm P] [--threads T]\n");
+                         "       [--insert I] [--queries Q] [--num-perm P] [--threads T] [--backend cpu|cuda|auto]\n"
+                         "       [--reuse 1: measure an existing index]\n");
     return 2;
   }
   Config c;
@@ -117,7 +120,7 @@ int main(int argc, char** argv) {
   }
   std::system("sync");
   IndexOpenOptions ro;
-  ro.backend = Backend::cpu;
+  ro.backend = backend;
   ro.threads = threads;
   t0 = now();
   const Index idx = Index::open(dir, ro);
@@ -129,11 +132,13 @@ int main(int argc, char** argv) {
   uint64_t dups = 0;
   for (const auto& a : answers) dups += a.duplicate;
   t0 = now();
-  Engine(c).sketch(second.docs);  // the share of the query time that is sketching
+  Config sketch_config = c;
+  sketch_config.backend = idx.backend();
+  Engine(sketch_config).sketch(second.docs);  // the share of the query time that is sketching
   const double sketch_s = now() - t0;
   const IndexStats st = idx.stats();
-  std::printf("index_bench: %llu documents (%llu synthetic + %zu text) in %llu segments, P=%u, bands %u x %u\n",
-              (unsigned long long)st.documents, (unsigned long long)documents, first.size(),
+  std::printf("index_bench: %s backend; %llu documents (%llu synthetic + %zu text) in %llu segments, P=%u, "
+              "bands %u x %u\n", to_string(idx.backend()), (unsigned long long)st.documents, (unsigned long long)documents, first.size(),
               (unsigned long long)st.segments, st.num_perm, st.lsh.bands, st.lsh.rows);
   std::printf("  fill %.1f s; disk %.2f GB, %.1f bytes per document\n", fill_s, double(st.disk_bytes) / 1e9,
               st.bytes_per_document);
