@@ -20,7 +20,7 @@ std::unique_ptr<ComputeBackend> make_cuda_backend(const SketchSpec&) {
   throw usage_error("--backend cuda: " + cuda_status().reason + "; use --backend cpu or auto");
 }
 
-std::unique_ptr<BucketProbe> make_cuda_bucket_probe(int) {
+std::unique_ptr<BucketProbe> make_cuda_bucket_probe(int, int) {
   throw usage_error("--backend cuda: " + cuda_status().reason + "; use --backend cpu or auto");
 }
 

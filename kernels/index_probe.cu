@@ -33,7 +33,7 @@ __global__ void probe_runs(const uint64_t* __restrict__ tables, uint64_t entries
 
 class CudaBucketProbe : public BucketProbe {
  public:
-  explicit CudaBucketProbe(int device) : device_(device) {
+  CudaBucketProbe(int device, int threads) : device_(device), cpu_fallback_(make_cpu_bucket_probe(threads)) {
     GD_CUDA_TRY(cudaSetDevice(device_));
     GD_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   }
@@ -47,19 +47,36 @@ class CudaBucketProbe : public BucketProbe {
     const uint64_t total = n * bands;
     if (total == 0) return;
     GD_CUDA_TRY(cudaSetDevice(device_));
-    const device_buffer<uint64_t>* table = nullptr;
     try {
-      table = &upload(seg, bands);
+      probe_on_device(seg, keys, total, bands, limit, out);
     } catch (const device_out_of_memory&) {
-      // The tables do not fit next to the others: answer this segment on the CPU.
+      // The tables do not fit next to the others (or the batch's buffers do not): drop
+      // the cached tables of other segments and answer this segment on the CPU.
+      retain({&seg});
       cpu_fallback_->probe(seg, keys, n, bands, limit, out);
-      return;
     }
+  }
+
+  void retain(const std::vector<const Segment*>& live) override {
+    cudaSetDevice(device_);
+    std::map<std::string, device_buffer<uint64_t>> kept;
+    for (const Segment* s : live) {
+      auto it = tables_.find(name_of(*s));
+      if (it != tables_.end()) kept.emplace(it->first, std::move(it->second));
+    }
+    tables_.swap(kept);
+  }
+
+ private:
+  void probe_on_device(const Segment& seg, const uint64_t* keys, uint64_t total, uint32_t bands, uint32_t limit,
+                       BucketRange* out) {
+    // The batch's buffers first: a failed table upload then leaves nothing half-made.
     device_buffer<uint64_t> d_keys(total, stream_), d_pos(total, stream_);
     device_buffer<uint32_t> d_count(total, stream_);
     GD_CUDA_TRY(cudaMemcpyAsync(d_keys.data(), keys, total * 8, cudaMemcpyHostToDevice, stream_));
     const unsigned threads = 256;
     const unsigned blocks = unsigned((total + threads - 1) / threads);
+    const device_buffer<uint64_t>* table = &upload(seg, bands);
     probe_runs<<<blocks, threads, 0, stream_>>>(table->data(), seg.header().band_entries, bands, d_keys.data(),
                                                 total, limit, d_pos.data(), d_count.data());
     GD_CUDA_CHECK_LAUNCH();
@@ -71,16 +88,6 @@ class CudaBucketProbe : public BucketProbe {
     for (uint64_t i = 0; i < total; ++i) out[i] = {pos[i], count[i]};
   }
 
-  void retain(const std::vector<const Segment*>& live) override {
-    std::map<std::string, device_buffer<uint64_t>> kept;
-    for (const Segment* s : live) {
-      auto it = tables_.find(name_of(*s));
-      if (it != tables_.end()) kept.emplace(it->first, std::move(it->second));
-    }
-    tables_.swap(kept);
-  }
-
- private:
   static std::string name_of(const Segment& s) {
     return s.path() + "#" + std::to_string(s.header().header_checksum);
   }
@@ -103,17 +110,17 @@ class CudaBucketProbe : public BucketProbe {
   int device_;
   cudaStream_t stream_ = nullptr;
   std::map<std::string, device_buffer<uint64_t>> tables_;
-  std::unique_ptr<BucketProbe> cpu_fallback_ = make_cpu_bucket_probe(1);
+  std::unique_ptr<BucketProbe> cpu_fallback_;
 };
 
 }  // namespace
 
-std::unique_ptr<BucketProbe> make_cuda_bucket_probe(int device) {
+std::unique_ptr<BucketProbe> make_cuda_bucket_probe(int device, int threads) {
   if (!cuda_device_available()) {
     throw usage_error("--backend cuda: no CUDA device can be used (" + cuda_status().reason +
                       "); use --backend cpu or auto");
   }
-  return std::make_unique<CudaBucketProbe>(device);
+  return std::make_unique<CudaBucketProbe>(device, threads);
 }
 
 }  // namespace gpudedup::detail

@@ -93,3 +93,19 @@ TEST_F(IndexCli, ErrorsExitWithCodesAndNameTheProblem) {
   EXPECT_EQ(run("index add " + idx + " " + path("in.jsonl") + " --num-perm 128"), 0) << "same value: accepted";
   EXPECT_EQ(run("index stats " + path("in.jsonl"), nullptr, &err), 1);
 }
+
+TEST_F(IndexCli, AStoppedAddStillReportsWhatItIndexed) {
+  const std::string idx = path("idx");
+  ASSERT_EQ(run("index create " + idx), 0);
+  std::ofstream(path("in.jsonl")) << line("a", text_a) << line("b", text_b) << "broken {\n" << line("c", text_a);
+  std::string err;
+  EXPECT_EQ(run("index add " + idx + " " + path("in.jsonl") + " --id-field id --strict --batch-size 1 --only-new"
+                " --output " + path("new.jsonl") + " --answers " + path("ans.tsv"), nullptr, &err), 1);
+  EXPECT_NE(err.find("stopped after 2 documents"), std::string::npos) << err;
+  EXPECT_EQ(read(path("ans.tsv")), "a\tnew\t\t\t\nb\tnew\t\t\t\n");
+  EXPECT_FALSE(fs::exists(path("new.jsonl")));
+  EXPECT_EQ(run("index add " + idx + " " + path("in.jsonl") + " --answers a.tsv", nullptr, &err), 2);
+  EXPECT_NE(err.find("--only-new"), std::string::npos) << err;
+  EXPECT_EQ(run("index query " + idx + " " + path("in.jsonl") + " --similarity containment", nullptr, &err), 2);
+  EXPECT_NE(err.find("--similarity is fixed"), std::string::npos) << err;
+}

@@ -2,12 +2,17 @@
 // segments are reported clearly, never answered silently wrong.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/index.hpp"
+#include "host/index/manifest.hpp"
+#include "host/index/segment_format.hpp"
 #include "index_test_support.hpp"
 
 using namespace gpudedup;
@@ -132,4 +137,36 @@ TEST(IndexFormat, StatsCountBytesPerDocument) {
   // Signatures (4 P bytes) dominate; the band tables add 12 bytes per band.
   EXPECT_GT(s.bytes_per_document, 4.0 * 64);
   EXPECT_LT(s.bytes_per_document, 4.0 * 64 + 12.0 * s.lsh.bands + 4096.0 * 3 / 50 + 64);
+}
+
+TEST(IndexFormat, CraftedSegmentWithValidChecksumsCannotReadOutsideIt) {
+  // A band table entry naming a document far past the end, with every checksum (block,
+  // trailer, header, manifest) recomputed: the reader must refuse, not read out of bounds.
+  const Built b = build("crafted");
+  std::string seg = slurp(b.segment);
+  detail::SegmentHeader h;
+  std::memcpy(&h, seg.data(), sizeof h);
+  const uint32_t bogus = 0x7ffffff0;
+  for (uint64_t e = 0; e < h.band_entries * h.bands; ++e) std::memcpy(&seg[h.docs_at + e * 4], &bogus, 4);
+  auto hash = [&](uint64_t from, uint64_t len) {
+    return detail::xxhash64(reinterpret_cast<const uint8_t*>(seg.data()) + from, size_t(len), 0);
+  };
+  const uint64_t blocks = detail::checksum_blocks(h.fences_at - detail::segment_header_bytes);
+  for (uint64_t k = 0; k < blocks; ++k) {
+    const uint64_t start = detail::segment_header_bytes + k * detail::checksum_block_bytes;
+    const uint64_t sum = hash(start, std::min(detail::checksum_block_bytes, h.fences_at - start));
+    std::memcpy(&seg[h.checksums_at + k * 8], &sum, 8);
+  }
+  h.trailer_checksum = hash(h.fences_at, h.file_bytes - h.fences_at);
+  std::memcpy(seg.data(), &h, sizeof h);
+  h.header_checksum = hash(0, offsetof(detail::SegmentHeader, header_checksum));
+  std::memcpy(seg.data(), &h, sizeof h);
+  spit(b.segment, seg);
+  auto m = detail::decode_manifest(slurp(b.dir + "/MANIFEST"), b.dir);
+  m.segments[0].header_checksum = h.header_checksum;
+  spit(b.dir + "/MANIFEST", detail::encode_manifest(m));
+
+  const Index idx = Index::open(b.dir);
+  idx.verify();  // every checksum is right
+  EXPECT_NE(error_of([&] { idx.query(b.docs.batch, b.docs.ids); }).find("names document"), std::string::npos);
 }

@@ -49,11 +49,11 @@ TEST(IndexGpu, ProbeRunsEqualCpu) {
   const std::string dir = build(q);
   const auto m = detail::decode_manifest(detail::read_whole_file(dir + "/MANIFEST"), dir);
   auto cpu = detail::make_cpu_bucket_probe(2);
-  auto gpu = detail::make_cuda_bucket_probe(0);
+  auto gpu = detail::make_cuda_bucket_probe(0, 2);
   std::mt19937_64 rng(5);
   uint64_t first = 0;
   for (const auto& listed : m.segments) {
-    const auto seg = detail::Segment::open(dir + "/" + listed.file, listed, m.params.hash(), first);
+    const auto seg = detail::Segment::open(dir + "/" + listed.file, listed, {m.params.hash(), m.params.num_perm, m.params.bands, m.params.rows}, first);
     first += listed.documents;
     // Keys that are in the table (every 3rd entry of each band) and random ones.
     std::vector<uint64_t> keys;

@@ -223,6 +223,14 @@ TEST(Index, RefusesOtherParametersNamingThem) {
   const Config same = small_config();
   o.expect = &same;
   EXPECT_NO_THROW(Index::open(dir, o));
+  // Another verification threshold is an override, not another index.
+  Config stricter = small_config();
+  stricter.lsh.threshold = 0.9;
+  o.expect = &stricter;
+  o.threshold = 0.9;
+  const Index strict = Index::open(dir, o);
+  EXPECT_EQ(strict.config().lsh.threshold, 0.9);
+  EXPECT_EQ(strict.lsh_params().bands, Index::open(dir).lsh_params().bands);
 }
 
 TEST(Index, OneWriterAtATime) {
@@ -290,7 +298,7 @@ TEST(Index, ProbeRunsEqualBruteForceAcrossFenceStretches) {
   idx.insert(d.batch, d.ids);
   const auto m = detail::decode_manifest(detail::read_whole_file(dir + "/MANIFEST"), dir);
   ASSERT_EQ(m.segments.size(), 1u);
-  const auto seg = detail::Segment::open(dir + "/" + m.segments[0].file, m.segments[0], m.params.hash(), 0);
+  const auto seg = detail::Segment::open(dir + "/" + m.segments[0].file, m.segments[0], {m.params.hash(), m.params.num_perm, m.params.bands, m.params.rows}, 0);
   auto probe = detail::make_cpu_bucket_probe(2);
   for (uint32_t b = 0; b < 4; ++b) {
     const uint64_t n = seg->header().band_entries;

@@ -165,6 +165,8 @@ int run_add_or_query(int argc, char** argv, bool add) {
   if (!parse_or_help(o, argc, argv, r)) return 0;
   const bool only_new = add && r.count("only-new");
   GD_EXPECTS(!add || only_new || !r.count("output"), "--output writes the new records: it needs --only-new");
+  GD_EXPECTS(!add || only_new || !r.count("answers"), "--answers lists what --only-new decided: it needs --only-new");
+  GD_EXPECTS(!r.count("similarity"), "--similarity is fixed when the index is created (gpudedup index create)");
   const InputOptions input = read_input_options(r);
   const size_t per_batch = batch_size(r);
   Index idx = open_for(r, add ? IndexMode::read_write : IndexMode::read_only);
@@ -180,26 +182,41 @@ int run_add_or_query(int argc, char** argv, bool add) {
   InputBatch batch;
   std::vector<uint8_t> keep;
   uint64_t documents = 0, fresh = 0, duplicates = 0;
-  while (reader.next(batch, per_batch, batch_max_bytes)) {
-    std::vector<IndexAnswer> got;
-    if (!add) got = idx.query(batch.docs, batch.ids);
-    else if (only_new) got = idx.query_insert(batch.docs, batch.ids);
-    else idx.insert(batch.docs, batch.ids);
-    documents += batch.size();
-    if (got.empty()) {
-      fresh += batch.size();
-      continue;
-    }
-    for (size_t i = 0; i < batch.size(); ++i) {
-      const bool is_new = !got[i].duplicate;
-      fresh += is_new;
-      duplicates += !is_new;
-      if (answers) write_answer(*answers, batch.ids[i], got[i]);
-      if (kept_file) {
-        if (keep.size() <= batch.records[i]) keep.resize(batch.records[i] + 1, 0);
-        keep[batch.records[i]] = is_new;
+  // Each batch is committed to the index as it goes. If the run stops part way (a bad
+  // record under --strict, an unreadable file), the answers so far are still written,
+  // so no indexed document is lost from the pipeline's view.
+  try {
+    while (reader.next(batch, per_batch, batch_max_bytes)) {
+      std::vector<IndexAnswer> got;
+      if (!add) got = idx.query(batch.docs, batch.ids);
+      else if (only_new) got = idx.query_insert(batch.docs, batch.ids);
+      else idx.insert(batch.docs, batch.ids);
+      documents += batch.size();
+      if (got.empty()) {
+        fresh += batch.size();
+        continue;
+      }
+      for (size_t i = 0; i < batch.size(); ++i) {
+        const bool is_new = !got[i].duplicate;
+        fresh += is_new;
+        duplicates += !is_new;
+        if (answers) write_answer(*answers, batch.ids[i], got[i]);
+        if (kept_file) {
+          if (keep.size() <= batch.records[i]) keep.resize(batch.records[i] + 1, 0);
+          keep[batch.records[i]] = is_new;
+        }
       }
     }
+  } catch (const std::exception& e) {
+    if (add && documents > 0) {
+      if (answers_file) answers_file->commit();
+      std::fprintf(stderr,
+                   "gpudedup index add: stopped after %llu documents, which are indexed%s; the new records among "
+                   "them were not written to --output: take them from the answers, or rerun from record %llu\n",
+                   (unsigned long long)documents, answers_file ? " and listed in --answers" : "",
+                   (unsigned long long)documents);
+    }
+    throw;
   }
   const InputStats& in = reader.stats();
   if (kept_file) {
@@ -210,12 +227,21 @@ int run_add_or_query(int argc, char** argv, bool add) {
   if (answers_file) answers_file->commit();
   if (!r.count("quiet")) {
     const IndexStats st = idx.stats();
-    std::fprintf(stderr, "gpudedup index %s: %llu documents: %llu new, %llu near-duplicates; %llu records skipped\n",
-                 add ? "add" : "query", (unsigned long long)documents, (unsigned long long)fresh,
-                 (unsigned long long)duplicates, (unsigned long long)in.skipped);
+    if (add && !only_new) {
+      std::fprintf(stderr, "gpudedup index add: %llu documents indexed; %llu records skipped\n",
+                   (unsigned long long)documents, (unsigned long long)in.skipped);
+    } else {
+      std::fprintf(stderr, "gpudedup index %s: %llu documents: %llu new, %llu near-duplicates; %llu records skipped\n",
+                   add ? "add" : "query", (unsigned long long)documents, (unsigned long long)fresh,
+                   (unsigned long long)duplicates, (unsigned long long)in.skipped);
+    }
     for (const auto& line : in.reports) std::fprintf(stderr, "gpudedup index: skipped %s\n", line.c_str());
     std::fprintf(stderr, "gpudedup index: %s holds %llu documents in %llu segments\n", idx.path().c_str(),
                  (unsigned long long)st.documents, (unsigned long long)st.segments);
+    if (!st.merge_error.empty()) {
+      std::fprintf(stderr, "gpudedup index: warning: a segment merge failed (%s); it is retried after the next add\n",
+                   st.merge_error.c_str());
+    }
   }
   return 0;
 }

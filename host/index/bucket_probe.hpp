@@ -28,6 +28,7 @@ class BucketProbe {
 
 std::unique_ptr<BucketProbe> make_cpu_bucket_probe(int threads);
 /// @throws usage_error when the build has no CUDA backend or no device can be used.
-std::unique_ptr<BucketProbe> make_cuda_bucket_probe(int device);
+/// `threads`: for the CPU fallback when the band tables do not fit in device memory.
+std::unique_ptr<BucketProbe> make_cuda_bucket_probe(int device, int threads);
 
 }  // namespace gpudedup::detail

@@ -50,7 +50,10 @@ void write_file_durably(const std::string& dir, const std::string& name, std::st
     }
     done += size_t(n);
   }
-  fsync_fd(fd, tmp_path);
+  if (::fsync(fd) != 0) {
+    ::close(fd);
+    fail("cannot fsync", tmp_path);
+  }
   ::close(fd);
   if (::rename(tmp_path.c_str(), final_path.c_str()) != 0) fail("cannot rename onto", final_path);
   fsync_dir(dir);

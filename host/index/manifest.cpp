@@ -136,6 +136,11 @@ Manifest decode_manifest(const std::string& text, const std::string& path) {
       std::string sum;
       if (!(f >> seg.file >> seg.documents >> seg.bytes >> sum)) corrupt(path, "bad segment line");
       seg.header_checksum = parse_u64(sum, path, "segment checksum", 16);
+      // Only names the index itself makes: a manifest never points outside its folder.
+      const bool ours = seg.file.size() > 12 && seg.file.rfind("seg-", 0) == 0 &&
+                        seg.file.compare(seg.file.size() - 4, 4, ".gds") == 0 &&
+                        seg.file.find_first_not_of("0123456789", 4) == seg.file.size() - 4;
+      if (!ours) corrupt(path, "bad segment name '" + seg.file + "'");
       m.segments.push_back(seg);
     } else {
       kv[key] = value;

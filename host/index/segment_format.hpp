@@ -55,6 +55,20 @@ inline uint64_t checksum_blocks(uint64_t data_bytes) {
   return (data_bytes + checksum_block_bytes - 1) / checksum_block_bytes;
 }
 
+/// Whether the counts of `h` can describe a file of `file_bytes` (checked before
+/// lay_out_segment, whose arithmetic would otherwise overflow on a crafted header).
+inline bool segment_counts_fit(const SegmentHeader& h, uint64_t file_bytes) {
+  auto fits = [](uint64_t a, uint64_t b, uint64_t limit) { return a == 0 || b <= limit / a; };
+  if (h.band_entries > h.documents || h.num_perm > 65536 || file_bytes < segment_header_bytes) return false;
+  uint64_t room = file_bytes - segment_header_bytes;
+  const uint64_t per_doc = uint64_t(h.num_perm) * 4 + 12;  // signature, set size, id offset
+  if (!fits(h.documents, per_doc, room)) return false;
+  room -= h.documents * per_doc;
+  if (!fits(uint64_t(h.bands) * 12, h.band_entries, room)) return false;
+  room -= uint64_t(h.bands) * 12 * h.band_entries;
+  return h.id_bytes <= room;
+}
+
 /// Fills the section offsets and file size of `h` from its counts.
 inline void lay_out_segment(SegmentHeader& h) {
   uint64_t at = segment_header_bytes;

@@ -27,7 +27,8 @@ uint64_t hash_bytes(const uint8_t* p, uint64_t n) { return xxhash64(p, size_t(n)
 }  // namespace
 
 std::shared_ptr<const Segment> Segment::open(const std::string& path, const ManifestSegment& listed,
-                                             uint64_t params_hash, uint64_t first_doc) {
+                                             const SegmentExpect& expect, uint64_t first_doc) {
+  const uint64_t params_hash = expect.params_hash;
   std::shared_ptr<Segment> s(new Segment());
   s->path_ = path;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -35,8 +36,12 @@ std::shared_ptr<const Segment> Segment::open(const std::string& path, const Mani
     throw data_error("cannot open index segment " + path + ": " + std::strerror(errno) +
                      (errno == ENOENT ? " (the manifest lists it: the index folder is incomplete)" : ""));
   }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || uint64_t(st.st_size) != listed.bytes) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    throw data_error("cannot stat index segment " + path + ": " + std::strerror(errno));
+  }
+  if (uint64_t(st.st_size) != listed.bytes) {
     ::close(fd);
     corrupt(path, "its size is " + std::to_string(st.st_size) + " bytes, the manifest says " +
                       std::to_string(listed.bytes));
@@ -66,7 +71,11 @@ std::shared_ptr<const Segment> Segment::open(const std::string& path, const Mani
   if (h.header_checksum != listed.header_checksum) {
     corrupt(path, "it is not the segment the manifest names (header checksum differs)");
   }
-  if (h.params_hash != params_hash) corrupt(path, "written for other index parameters");
+  if (h.params_hash != params_hash || h.num_perm != expect.num_perm || h.bands != expect.bands ||
+      h.rows != expect.rows) {
+    corrupt(path, "written for other index parameters");
+  }
+  if (!segment_counts_fit(h, listed.bytes)) corrupt(path, "its counts do not fit its size");
   if (h.documents != listed.documents || h.first_doc != first_doc) corrupt(path, "document counts differ");
   SegmentHeader layout = h;
   lay_out_segment(layout);
@@ -90,6 +99,10 @@ Segment::~Segment() {
 
 void Segment::ensure(uint64_t offset, uint64_t bytes) const {
   if (bytes == 0) return;
+  // Checksums make a damaged file fail, not a crafted one: bound every read as well.
+  if (offset < segment_header_bytes || offset > h_.fences_at || bytes > h_.fences_at - offset) {
+    corrupt(path_, "a read at byte " + std::to_string(offset) + " falls outside its data region");
+  }
   const uint64_t first = (offset - segment_header_bytes) / checksum_block_bytes;
   const uint64_t last = (offset + bytes - 1 - segment_header_bytes) / checksum_block_bytes;
   for (uint64_t b = first; b <= last; ++b) {
@@ -97,6 +110,10 @@ void Segment::ensure(uint64_t offset, uint64_t bytes) const {
     if (verified_[b / 64].load(std::memory_order_relaxed) & bit) continue;
     const uint64_t start = segment_header_bytes + b * checksum_block_bytes;
     const uint64_t len = std::min(checksum_block_bytes, h_.fences_at - start);
+    // One read of the whole block instead of a page fault per 4 KiB (the mapping is
+    // MADV_RANDOM, so the kernel would not read ahead on its own). Blocks start on page
+    // boundaries: the header is 4 KiB and blocks are 64 KiB.
+    ::madvise(const_cast<uint8_t*>(base_) + start, len, MADV_WILLNEED);
     if (hash_bytes(base_ + start, len) != checksums_[b]) {
       corrupt(path_, "checksum mismatch in block " + std::to_string(b) + " at byte " + std::to_string(start));
     }
@@ -105,14 +122,18 @@ void Segment::ensure(uint64_t offset, uint64_t bytes) const {
 }
 
 const uint32_t* Segment::signatures(uint64_t first, uint64_t count) const {
+  if (first > h_.documents || count > h_.documents - first) corrupt(path_, "signature rows out of range");
   return at<uint32_t>(h_.signatures_at + first * h_.num_perm * 4, count * h_.num_perm);
 }
 const uint32_t* Segment::set_sizes() const { return at<uint32_t>(h_.set_sizes_at, h_.documents); }
-uint32_t Segment::set_size(uint64_t local) const { return *at<uint32_t>(h_.set_sizes_at + local * 4, 1); }
+uint32_t Segment::set_size(uint64_t local) const {
+  if (local >= h_.documents) corrupt(path_, "set size out of range");
+  return *at<uint32_t>(h_.set_sizes_at + local * 4, 1); }
 const uint64_t* Segment::id_offsets() const { return at<uint64_t>(h_.id_offsets_at, h_.documents + 1); }
 const char* Segment::id_bytes() const { return at<char>(h_.id_bytes_at, h_.id_bytes); }
 
 std::string_view Segment::id(uint64_t local) const {
+  if (local >= h_.documents) corrupt(path_, "id out of range");
   const uint64_t* off = at<uint64_t>(h_.id_offsets_at + local * 8, 2);
   if (off[0] > off[1] || off[1] > h_.id_bytes) corrupt(path_, "bad id offsets");
   return {at<char>(h_.id_bytes_at + off[0], off[1] - off[0]), size_t(off[1] - off[0])};
@@ -146,7 +167,9 @@ BucketRange Segment::find(uint32_t band, uint64_t key, uint32_t limit) const {
 }
 
 uint32_t Segment::band_doc(uint32_t band, uint64_t pos) const {
-  return *at<uint32_t>(h_.docs_at + (uint64_t(band) * h_.band_entries + pos) * 4, 1);
+  const uint32_t doc = *at<uint32_t>(h_.docs_at + (uint64_t(band) * h_.band_entries + pos) * 4, 1);
+  if (doc >= h_.documents) corrupt(path_, "a band table names document " + std::to_string(doc));
+  return doc;
 }
 
 void Segment::verify_all() const {

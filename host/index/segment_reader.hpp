@@ -16,12 +16,20 @@ namespace gpudedup::detail {
 
 struct ManifestSegment;
 
+/// What the index expects of each of its segments.
+struct SegmentExpect {
+  uint64_t params_hash = 0;
+  uint32_t num_perm = 0;
+  uint32_t bands = 0;
+  uint32_t rows = 0;
+};
+
 class Segment {
  public:
   /// @throws data_error naming the file for a missing, foreign, newer, truncated or
   /// corrupted segment, or one that is not the file the manifest names.
   static std::shared_ptr<const Segment> open(const std::string& path, const ManifestSegment& listed,
-                                             uint64_t params_hash, uint64_t first_doc);
+                                             const SegmentExpect& expect, uint64_t first_doc);
   ~Segment();
   Segment(const Segment&) = delete;
   Segment& operator=(const Segment&) = delete;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <utility>
 
 #include "gpudedup/detail/minhash.hpp"
@@ -113,7 +114,7 @@ SegmentHeader base_header(const SegmentBase& base, uint64_t documents, uint64_t 
 class SectionStream {
  public:
   SectionStream(SegmentFile& file, uint64_t offset) : file_(file), offset_(offset) {}
-  ~SectionStream() { flush(); }
+  // No flush in the destructor: a write error must throw, and destructors cannot.
   template <class T>
   void put(const T& v) {
     const auto* p = reinterpret_cast<const char*>(&v);
@@ -138,6 +139,7 @@ SegmentHeader write_segment(const std::string& path, const SegmentBase& base, co
                             int threads) {
   const uint64_t n = rows.documents;
   const uint32_t P = base.num_perm;
+  if (n >= UINT32_MAX) throw usage_error("an index batch holds at most 4294967294 documents: split it");
   std::vector<uint32_t> nonempty;
   for (uint64_t d = 0; d < n; ++d)
     if (rows.set_sizes[d] > 0) nonempty.push_back(uint32_t(d));
@@ -153,26 +155,34 @@ SegmentHeader write_segment(const std::string& path, const SegmentBase& base, co
     SectionStream ids(file, h.id_bytes_at);
     for (const auto& id : *rows.ids)
       for (char c : id) ids.put(c);
+    ids.flush();
   }
   // Each band's (key, document) entries sorted by key, then document; computed in
   // parallel, written after (a failed write throws, which must not happen in a team).
   const int64_t bands = base.bands;
   std::vector<std::vector<uint64_t>> keys(static_cast<size_t>(bands));
   std::vector<std::vector<uint32_t>> docs(static_cast<size_t>(bands));
+  std::exception_ptr error;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (int64_t b = 0; b < bands; ++b) {
-    std::vector<std::pair<uint64_t, uint32_t>> entries;
-    entries.reserve(nonempty.size());
-    for (uint32_t d : nonempty) {
-      const uint32_t* values = rows.signatures + uint64_t(d) * P + uint64_t(b) * base.rows;
-      entries.emplace_back(band_key(values, base.rows, uint32_t(b)), d);
-    }
-    std::sort(entries.begin(), entries.end());
-    for (const auto& [key, doc] : entries) {
-      keys[size_t(b)].push_back(key);
-      docs[size_t(b)].push_back(doc);
+    try {
+      std::vector<std::pair<uint64_t, uint32_t>> entries;
+      entries.reserve(nonempty.size());
+      for (uint32_t d : nonempty) {
+        const uint32_t* values = rows.signatures + uint64_t(d) * P + uint64_t(b) * base.rows;
+        entries.emplace_back(band_key(values, base.rows, uint32_t(b)), d);
+      }
+      std::sort(entries.begin(), entries.end());
+      for (const auto& [key, doc] : entries) {
+        keys[size_t(b)].push_back(key);
+        docs[size_t(b)].push_back(doc);
+      }
+    } catch (...) {  // out of memory: rethrown after the team ends
+#pragma omp critical
+      if (!error) error = std::current_exception();
     }
   }
+  if (error) std::rethrow_exception(error);
   for (int64_t b = 0; b < bands; ++b) {
     file.write(h.keys_at + uint64_t(b) * h.band_entries * 8, keys[size_t(b)].data(), h.band_entries * 8);
     file.write(h.docs_at + uint64_t(b) * h.band_entries * 4, docs[size_t(b)].data(), h.band_entries * 4);
@@ -207,6 +217,7 @@ SegmentHeader merge_segments(const std::string& path, const SegmentBase& base,
       for (uint64_t d = 1; d <= n; ++d) offsets.put(id_at + off[d]);
       id_at += s.header().id_bytes;
     }
+    offsets.flush();
   }
   // Per band, a k-way merge of the sorted inputs; equal keys keep input order, which is
   // document order, so the result is sorted by (key, document) like a fresh segment.
@@ -230,6 +241,8 @@ SegmentHeader merge_segments(const std::string& path, const SegmentBase& base,
       out_docs.put(uint32_t(docs[best][pos[best]] + doc_base[best]));
       ++pos[best];
     }
+    out_keys.flush();
+    out_docs.flush();
   }
   return file.finish(threads);
 }

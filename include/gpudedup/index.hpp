@@ -56,6 +56,7 @@ struct IndexStats {
   LshParams lsh;
   double threshold = 0;
   std::vector<uint64_t> segment_documents;
+  std::string merge_error;  ///< the last background tier merge that failed ("" if none)
 };
 
 class Index {
@@ -74,9 +75,10 @@ class Index {
   Index(Index&&) noexcept;
   Index& operator=(Index&&) noexcept;
 
-  /// For each document: new, or a near-duplicate of the most similar indexed document
-  /// (ties: the oldest) or, failing that, of an earlier document of this batch that is
-  /// itself new. Exactly what query_insert() answers, without inserting. Thread-safe.
+  /// For each document: new, or a near-duplicate of the most similar document among the
+  /// indexed ones and the earlier documents of this batch that are themselves new (ties:
+  /// indexed first, then the oldest). Exactly what query_insert() answers, without
+  /// inserting. Thread-safe.
   std::vector<IndexAnswer> query(const DocumentBatch& batch, const std::vector<std::string>& ids) const;
 
   /// Indexes every document of the batch as one new segment, published atomically.
@@ -86,10 +88,12 @@ class Index {
   /// new documents" loop.
   std::vector<IndexAnswer> query_insert(const DocumentBatch& batch, const std::vector<std::string>& ids);
 
-  /// Merges all segments into one (documents keep their numbers).
+  /// Merges all segments into one (documents keep their numbers); an index of more than
+  /// 2^32 - 2 documents is merged into as few segments as 32-bit document numbers allow.
   void compact();
 
-  /// Readers: picks up what a writer published since. @return true when it changed.
+  /// Readers: picks up what a writer published since. @return true when it changed
+  /// (always false for the writer, whose view is always current).
   bool refresh();
 
   /// Reads every checksummed block of every segment. @throws data_error naming the
@@ -112,6 +116,8 @@ class Index {
  private:
   struct Impl;
   explicit Index(std::unique_ptr<Impl> impl);
+  /// Opens with `impl` (which holds the writer lock when writing).
+  static Index open_impl(const std::string& dir, const IndexOpenOptions& options, std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 
