@@ -24,6 +24,24 @@ namespace {
 
 uint64_t hash_bytes(const uint8_t* p, uint64_t n) { return xxhash64(p, size_t(n), 0); }
 
+// Band keys are XXH64 values, uniform over 64 bits: interpolation puts a key within a few
+// dozen places of its position, so a probe touches 2-3 cache lines instead of the 12 of a
+// binary search over a stretch. Same result as std::lower_bound (the window is checked to
+// bracket the answer; otherwise the whole range is searched).
+uint64_t lower_bound_uniform(const uint64_t* keys, uint64_t count, uint64_t key) {
+  if (count == 0 || key <= keys[0]) return 0;
+  if (key > keys[count - 1]) return count;
+  const double share = double(key - keys[0]) / double(keys[count - 1] - keys[0]);
+  const uint64_t guess = std::min<uint64_t>(count - 1, uint64_t(share * double(count - 1)));
+  constexpr uint64_t window = 48;
+  const uint64_t lo = guess > window ? guess - window : 0;
+  const uint64_t hi = std::min(count, guess + window);
+  if (keys[lo] < key && (hi == count || keys[hi] >= key)) {
+    return uint64_t(std::lower_bound(keys + lo + 1, keys + hi, key) - keys);
+  }
+  return uint64_t(std::lower_bound(keys, keys + count, key) - keys);
+}
+
 }  // namespace
 
 std::shared_ptr<const Segment> Segment::open(const std::string& path, const ManifestSegment& listed,
@@ -151,7 +169,7 @@ uint64_t Segment::lower_bound_in_stretch(uint32_t band, uint64_t stretch, uint64
   const uint64_t first = stretch * fence_stride;
   const uint64_t count = std::min(fence_stride, n - first);
   const uint64_t* keys = at<uint64_t>(h_.keys_at + (uint64_t(band) * n + first) * 8, count);
-  return first + uint64_t(std::lower_bound(keys, keys + count, key) - keys);
+  return first + lower_bound_uniform(keys, count, key);
 }
 
 BucketRange Segment::find(uint32_t band, uint64_t key, uint32_t limit) const {
