@@ -73,13 +73,7 @@ SimHashEngine::SimHashEngine(const Config& config, const SimHashConfig& simhash)
   s.sh = simhash;
   s.spec = detail::make_simhash_spec(config, simhash);
   s.plan = detail::make_hamming_plan(simhash.hamming, simhash.blocks, simhash.split_factor);
-  const bool cuda = config.backend == Backend::cuda ||
-                    (config.backend == Backend::automatic && detail::cuda_device_available());
-  if (cuda) {
-    GD_EXPECTS(cuda_status().compiled && detail::cuda_device_available(),
-               "--backend cuda: " + cuda_status().reason + "; use --backend cpu or auto");
-  }
-  s.backend = cuda ? Backend::cuda : Backend::cpu;
+  s.backend = detail::resolve_backend(config.backend);
 }
 
 SimHashEngine::~SimHashEngine() = default;
