@@ -55,6 +55,7 @@ void keep_forest(std::vector<BloomPair>& pairs, UnionFind& uf) {
   for (const auto& p : pairs)
     if (uf.unite(p.a, p.b)) pairs[kept++] = p;
   pairs.resize(kept);
+  pairs.shrink_to_fit();  // every row tile keeps its vector: hold only the forest
   for (const auto& p : pairs) uf.reset(p.a), uf.reset(p.b);
 }
 
