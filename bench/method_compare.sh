@@ -46,6 +46,10 @@ done
 for m in cosine overlap dice jaccard; do
   run "bloom-$m-16k" --method bloom --bloom-measure "$m" --bloom-bits 16384 --bloom-hashes 1 --threshold 0.8
 done
+# Dice (and cosine, for sets of equal size) of sets with Jaccard J is 2J/(1+J): 0.889 at 0.8.
+for m in cosine dice; do
+  run "bloom-$m-16k-t889" --method bloom --bloom-measure "$m" --bloom-bits 16384 --bloom-hashes 1 --threshold 0.889
+done
 run bloom-jaccard-mins256 --method bloom --bloom-measure jaccard --sample mins --sample-size 256 --threshold 0.8
 for s in 64 256 1024; do
   run "minhash-mins$s" --threshold 0.8 --sample mins --sample-size "$s"
@@ -55,3 +59,4 @@ run minhash-minwise256-verify --threshold 0.8 --sample minwise --sample-size 256
 for m in 4 16 64; do
   run "minhash-mod$m" --threshold 0.8 --sample modm --sample-mod "$m"
 done
+run exact-mod16 --method exact --threshold 0.8 --sample modm --sample-mod 16
