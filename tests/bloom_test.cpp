@@ -262,3 +262,19 @@ TEST(Bloom, ForestThinningKeepsTheClusteringPairs) {
     }
   }
 }
+
+TEST(Bloom, VectorizedRowDotsEqualThePortableCount) {
+  // Whatever variant the CPU picks (AVX2 nibble tables, popcnt, portable), for every
+  // width, including the 1-3 words past the last full vector step.
+  std::mt19937_64 rng(9);
+  for (uint32_t words = 1; words <= 41; ++words) {
+    std::vector<uint64_t> x(words), cols(size_t(words) * 70);
+    for (auto& v : x) v = rng();
+    for (auto& v : cols) v = rng() & rng();
+    cols[0] = ~0ull;  // a full word
+    std::vector<uint32_t> got(70);
+    detail::bloom_row_dots(x.data(), cols.data(), 70, words, got.data());
+    for (size_t c = 0; c < 70; ++c)
+      EXPECT_EQ(got[c], detail::bloom_dot(x.data(), cols.data() + c * words, words)) << words << " " << c;
+  }
+}

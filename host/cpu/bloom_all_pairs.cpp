@@ -1,6 +1,7 @@
-// The CPU all-pairs Bloom search: filters sorted by popcount, swept in 64 x 64 tiles; a
-// column tile whose smallest popcount is out of reach of the row tile's largest ends the
-// row tile's sweep. The brute-force oracle compares every pair one by one.
+// The CPU all-pairs Bloom search: filters sorted by popcount, swept in 64 x 64 tiles
+// (one row filter against a tile's 64 consecutive column filters at a time, vectorized in
+// bloom_row_dots); a column tile whose smallest popcount is out of reach of the row
+// tile's largest ends the row tile's sweep. The brute-force oracle compares every pair one by one.
 #include <omp.h>
 
 #include <algorithm>
@@ -14,25 +15,17 @@ namespace gpudedup {
 namespace detail {
 namespace {
 
-// The popcount instruction is not in baseline x86-64; a clone built for it is picked at
-// load time where the CPU has it (the loop is popcount-bound).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define GD_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#else
-#define GD_POPCNT_CLONES
-#endif
-
 /// Passing pairs of row tile ti against column tile tj (ti <= tj), as sorted positions.
-GD_POPCNT_CLONES
 void tile_pairs(const SortedFilters& s, BloomMeasure m, double t, size_t ti, size_t tj, std::vector<BloomPair>& out) {
-  const size_t n = s.size(), W = s.words;
+  const size_t n = s.size();
   const size_t i_end = std::min(n, (ti + 1) * bloom_tile), j_end = std::min(n, (tj + 1) * bloom_tile);
+  uint32_t dots[bloom_tile];
   for (size_t i = ti * bloom_tile; i < i_end; ++i) {
-    const uint64_t* x = s.row(i);
-    for (size_t j = ti == tj ? i + 1 : tj * bloom_tile; j < j_end; ++j) {
-      const uint64_t* y = s.row(j);
-      uint32_t dot = 0;
-      for (size_t w = 0; w < W; ++w) dot += uint32_t(__builtin_popcountll(x[w] & y[w]));
+    const size_t j0 = ti == tj ? i + 1 : tj * bloom_tile;
+    if (j0 >= j_end) continue;
+    bloom_row_dots(s.row(i), s.row(j0), j_end - j0, s.words, dots);
+    for (size_t j = j0; j < j_end; ++j) {
+      const uint32_t dot = dots[j - j0];
       if (bloom_similarity(m, dot, s.pop[i], s.pop[j]) >= t) out.push_back({uint32_t(i), uint32_t(j), dot});
     }
   }

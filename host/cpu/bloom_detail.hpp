@@ -31,6 +31,10 @@ bool bloom_tiles_may_pass(const SortedFilters& s, BloomMeasure m, double t, size
 /// Turns pairs of sorted positions into document pairs a < b, sorted by (a, b).
 void to_document_pairs(const SortedFilters& s, std::vector<BloomPair>& pairs);
 
+/// out[c] = |x AND cols[c]| for `count` consecutive filters of `words` words
+/// (host/cpu/bloom_row_dots.cpp: AVX2, popcnt or portable, chosen at first use).
+void bloom_row_dots(const uint64_t* x, const uint64_t* cols, size_t count, uint32_t words, uint32_t* out);
+
 /// The CPU tiled search. forest_only: keep only a superset of the pairs a union-find
 /// taking them in (a, b) order would use (each row tile's pairs thinned to a spanning
 /// forest), which bounds memory when nearly every pair passes. `passed`, when given,
