@@ -58,6 +58,9 @@ std::unique_ptr<ComputeBackend> make_cpu_backend(const SketchSpec& spec);
 std::unique_ptr<ComputeBackend> make_cuda_backend(const SketchSpec& spec);
 /// True when a CUDA device can be used (never throws; any CUDA error means no).
 bool cuda_device_available();
+/// The backend a standalone engine runs on: cuda when asked or (automatic) when a device
+/// is found. @throws usage_error for cuda without a usable device.
+Backend resolve_backend(Backend requested);
 
 /// Similarity of documents a and b under the config (estimate/exact, jaccard/containment).
 double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_t a, uint32_t b);

@@ -29,6 +29,30 @@ void Config::validate() const {
              "LSH false-positive/false-negative weights must be >= 0 and not both 0");
   GD_EXPECTS(threads >= 0, "--threads must be >= 0 (0 = all cores), got " + std::to_string(threads));
   GD_EXPECTS(device >= 0, "--device must be >= 0, got " + std::to_string(device));
+  if (method == Method::bloom) {
+    GD_EXPECTS(bloom.bits >= 64 && bloom.bits <= 65536 && bloom.bits % 64 == 0,
+               "--bloom-bits must be a multiple of 64 in 64..65536, got " + std::to_string(bloom.bits));
+    GD_EXPECTS(bloom.hashes >= 1 && bloom.hashes <= 32,
+               "--bloom-hashes must be in 1..32, got " + std::to_string(bloom.hashes));
+    GD_EXPECTS(bloom.lsh_bits >= 1 && bloom.lsh_bits <= 64,
+               "--bloom-lsh-bits must be in 1..64, got " + std::to_string(bloom.lsh_bits));
+    GD_EXPECTS(bloom.lsh_tables >= 1 && bloom.lsh_tables <= 1024,
+               "--bloom-lsh-tables must be in 1..1024, got " + std::to_string(bloom.lsh_tables));
+  }
+  if (sampling.kind == SampleKind::minwise || sampling.kind == SampleKind::mins) {
+    GD_EXPECTS(sampling.size >= 1 && sampling.size <= (1u << 24),
+               "--sample-size must be in 1..16777216, got " + std::to_string(sampling.size));
+    // The set-similarity join filters on the similarity of the sets it is given; the
+    // Jaccard of two bottom-s samples is not Broder's estimator (docs/sketches.md).
+    GD_EXPECTS(method != Method::exact,
+               std::string("--sample ") + to_string(sampling.kind) +
+                   " does not combine with --method exact; use --sample modm, or --method minhash --verify exact");
+  }
+  if (sampling.kind == SampleKind::modm) {
+    GD_EXPECTS(sampling.mod >= 1, "--sample-mod must be >= 1, got " + std::to_string(sampling.mod));
+  }
+  GD_EXPECTS(sampling.kind == SampleKind::none || method != Method::simhash,
+             "--sample applies to shingle sets (--method minhash, exact or bloom), not to --method simhash");
   if (shingle.kind == ShingleKind::chars) {
     GD_EXPECTS(!shingle.remove_stop_words && !shingle.stop_word_anchored,
                "--stopwords and --stopword-anchored need --shingle word");
@@ -48,6 +72,7 @@ const char* to_string(Method m) {
     case Method::minhash: return "minhash";
     case Method::exact: return "exact";
     case Method::simhash: return "simhash";
+    case Method::bloom: return "bloom";
   }
   return "?";
 }
@@ -61,5 +86,23 @@ const char* to_string(VerifyMode v) {
   return "?";
 }
 const char* to_string(Similarity s) { return s == Similarity::jaccard ? "jaccard" : "containment"; }
+const char* to_string(BloomMeasure m) {
+  switch (m) {
+    case BloomMeasure::cosine: return "cosine";
+    case BloomMeasure::overlap: return "overlap";
+    case BloomMeasure::dice: return "dice";
+    case BloomMeasure::jaccard: return "jaccard";
+  }
+  return "?";
+}
+const char* to_string(SampleKind k) {
+  switch (k) {
+    case SampleKind::none: return "none";
+    case SampleKind::minwise: return "minwise";
+    case SampleKind::modm: return "modm";
+    case SampleKind::mins: return "mins";
+  }
+  return "?";
+}
 
 }  // namespace gpudedup

@@ -95,8 +95,9 @@ struct Engine::Impl {
 
 Engine::Engine(const Config& config) : impl_(std::make_unique<Impl>()) {
   config.validate();
-  GD_EXPECTS(config.method != Method::simhash,
-             "--method simhash is not available in this engine; use --method minhash or exact");
+  GD_EXPECTS(config.method != Method::simhash && config.method != Method::bloom,
+             std::string("--method ") + to_string(config.method) +
+                 " has its own engine (SimHashEngine, BloomEngine); this one runs minhash or exact");
   auto& s = *impl_;
   s.spec = detail::make_sketch_spec(config);
   const bool want_cuda = config.backend == Backend::cuda ||

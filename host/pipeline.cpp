@@ -74,22 +74,28 @@ struct ReadState {
   std::vector<uint64_t> record_of;
 };
 
-/// Either engine behind one face: the MinHash/exact Engine or the SimHashEngine.
+/// The engine of the method behind one face: MinHash/exact Engine, SimHashEngine or
+/// BloomEngine.
 struct CorpusEngine {
   std::optional<Engine> minhash;
   std::optional<SimHashEngine> simhash;
+  std::optional<BloomEngine> bloom;
 
   explicit CorpusEngine(const DedupJob& job) {
     if (job.config.method == Method::simhash) simhash.emplace(job.config, job.simhash);
+    else if (job.config.method == Method::bloom) bloom.emplace(job.config);
     else minhash.emplace(job.config);
   }
-  Backend backend() const { return minhash ? minhash->backend() : simhash->backend(); }
-  uint64_t size() const { return minhash ? minhash->size() : simhash->size(); }
+  Backend backend() const { return minhash ? minhash->backend() : simhash ? simhash->backend() : bloom->backend(); }
+  uint64_t size() const { return minhash ? minhash->size() : simhash ? simhash->size() : bloom->size(); }
   void add(const InputBatch& b) {
     if (minhash) minhash->add(b.docs);
-    else simhash->add(b.docs, b.meta);
+    else if (simhash) simhash->add(b.docs, b.meta);
+    else bloom->add(b.docs);
   }
-  DedupResult finish(SimHashPairInfo* info) { return minhash ? minhash->finish() : simhash->finish(info); }
+  DedupResult finish(SimHashPairInfo* info) {
+    return minhash ? minhash->finish() : simhash ? simhash->finish(info) : bloom->finish();
+  }
 };
 
 /// The job's input options: the metadata field of the SimHash combined score is read with
@@ -231,6 +237,18 @@ std::string stats_json(const DedupJob& job, const DedupSummary& s) {
       detail::write_json_string(o, job.simhash.meta_field);
       o << ",\n  \"meta_weight\": " << job.simhash.meta_weight << ",\n";
     }
+  }
+  if (c.method == Method::bloom) {
+    o << "  \"bloom_bits\": " << c.bloom.bits << ",\n"
+      << "  \"bloom_hashes\": " << c.bloom.hashes << ",\n"
+      << "  \"bloom_measure\": \"" << to_string(c.bloom.measure) << "\",\n"
+      << "  \"bloom_search\": \"" << (r.documents - r.empty > c.bloom.all_pairs_limit ? "lsh" : "all-pairs")
+      << "\",\n";
+  }
+  if (c.sampling.kind != SampleKind::none) {
+    o << "  \"sample\": \"" << to_string(c.sampling.kind) << "\",\n";
+    if (c.sampling.kind == SampleKind::modm) o << "  \"sample_mod\": " << c.sampling.mod << ",\n";
+    else o << "  \"sample_size\": " << c.sampling.size << ",\n";
   }
   o
     << "  \"similarity\": \"" << to_string(c.similarity) << "\",\n"

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <string>
 
+#include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/normalize.hpp"
+#include "gpudedup/detail/sampling.hpp"
 
 namespace gpudedup::detail {
 
@@ -68,6 +70,33 @@ void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uin
   for_each_shingle(spec, scratch.data(), n, [&](uint64_t h) { out.push_back(h); });
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+  if (spec.sample != SampleKind::none) sample_set(spec, out);
+}
+
+void set_sampling(ShingleSpec& spec, const SamplingConfig& sampling, uint64_t seed) {
+  spec.sample = sampling.kind;
+  spec.sample_size = sampling.size;
+  spec.sample_mod = sampling.mod ? sampling.mod : 1;
+  // A stream apart from the MinHash permutations of the same seed.
+  uint64_t state = seed ^ 0x73616d706c652d31ULL;  // "sample-1"
+  spec.sample_a = splitmix64_next(state) | 1ULL;
+  spec.sample_b = splitmix64_next(state);
+}
+
+void sample_set(const ShingleSpec& spec, std::vector<uint64_t>& set) {
+  switch (spec.sample) {
+    case SampleKind::none: return;
+    case SampleKind::modm:
+      set.erase(std::remove_if(set.begin(), set.end(), [&](uint64_t h) { return !modm_keeps(h, spec.sample_mod); }),
+                set.end());
+      return;
+    case SampleKind::minwise:
+      for (auto& h : set) h = minwise_permute(h, spec.sample_a, spec.sample_b);
+      std::sort(set.begin(), set.end());
+      break;
+    case SampleKind::mins: break;  // already sorted by hash
+  }
+  if (set.size() > spec.sample_size) set.resize(spec.sample_size);
 }
 
 }  // namespace gpudedup::detail

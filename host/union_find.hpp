@@ -28,6 +28,8 @@ class UnionFind {
     return true;
   }
   size_t size() const { return parent_.size(); }
+  /// Makes x a singleton again. Only valid once every member of x's set is reset too.
+  void reset(uint32_t x) { parent_[x] = x; }
 
  private:
   std::vector<uint32_t> parent_;

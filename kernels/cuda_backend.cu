@@ -114,6 +114,12 @@ class CudaBackend final : public ComputeBackend {
     GD_CUDA_TRY(cudaSetDevice(device_));
     const size_t n = batch.size();
     if (n == 0) return;
+    if (spec_.shingles.sample != SampleKind::none) {
+      // Sampled sets (--sample) are drawn on the host; the device still finds and
+      // verifies the candidates. Same functions, same signatures.
+      cpu_->sketch(batch, signatures, set_sizes, sets);
+      return;
+    }
     for (size_t d = 0; d < n; ++d) {
       if (batch.offsets[d + 1] - batch.offsets[d] >= UINT32_MAX) {
         throw data_error("CUDA backend: document " + std::to_string(d) + " of the batch is 4 GiB or longer");

@@ -106,6 +106,24 @@ TEST_F(CliTest, ExactMethodFindsTheSameClusters) {
   EXPECT_TRUE(r.err.empty()) << r.err;  // --quiet
 }
 
+TEST_F(CliTest, BloomMethodAndSamplingFindTheSameClusters) {
+  write("in.jsonl", corpus());
+  for (const char* args : {"--method bloom", "--method bloom --bloom-measure jaccard --bloom-bits 4096",
+                           "--method bloom --bloom-measure dice --bloom-all-pairs-max 0",
+                           "--method bloom --bloom-measure overlap --sample mins --sample-size 50",
+                           "--sample minwise --sample-size 64 --verify exact", "--method exact --sample modm --sample-mod 2"}) {
+    const RunResult r = run(std::string("dedup --quiet ") + args + " " + path("in.jsonl") + " --id-field id --removed " +
+                            path("removed.tsv") + " --stats " + path("stats.json"));
+    ASSERT_EQ(r.code, 0) << args << "\n" << r.err;
+    EXPECT_EQ(read(path("removed.tsv")), "c\ta\ne\ta\n") << args;
+    const std::string stats = read(path("stats.json"));
+    if (std::string(args).find("bloom") != std::string::npos)
+      EXPECT_NE(stats.find("\"method\": \"bloom\""), std::string::npos) << stats;
+    if (std::string(args).find("--sample") != std::string::npos)
+      EXPECT_NE(stats.find("\"sample\": "), std::string::npos) << stats;
+  }
+}
+
 TEST_F(CliTest, StrictStopsAtFirstBadRecordNamingFileAndLine) {
   write("in.jsonl", corpus());
   const RunResult r = run("dedup --strict " + path("in.jsonl") + " -o " + path("kept.jsonl"));
@@ -141,6 +159,15 @@ TEST_F(CliTest, UsageErrorsExitTwoAndNameTheOption) {
       {"dedup " + in + " --verify maybe", "--verify"},
       {"dedup " + in + " --method magic", "--method"},
       {"dedup " + in + " --backend tpu", "--backend"},
+      {"dedup " + in + " --method bloom --bloom-bits 100", "--bloom-bits"},
+      {"dedup " + in + " --method bloom --bloom-hashes 0", "--bloom-hashes"},
+      {"dedup " + in + " --method bloom --bloom-measure euclid", "--bloom-measure"},
+      {"dedup " + in + " --method bloom --bloom-lsh-bits 65", "--bloom-lsh-bits"},
+      {"dedup " + in + " --sample most", "--sample"},
+      {"dedup " + in + " --sample mins --sample-size 0", "--sample-size"},
+      {"dedup " + in + " --sample modm --sample-mod 0", "--sample-mod"},
+      {"dedup " + in + " --method exact --sample mins", "--sample"},
+      {"dedup " + in + " --method simhash --sample modm", "--sample"},
       {"dedup " + in + " --no-such-option", "no-such-option"},
       {"dedup", "no input"},
       {"frobnicate", "unknown command"},

@@ -4,6 +4,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/pipeline.hpp"
+#include "host/cli/bloom_options.hpp"
 #include "host/cli/command.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_line.hpp"
@@ -20,11 +21,12 @@ const char* dedup_help =
     "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
     "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n"
     "  gpudedup dedup --method simhash --hamming 3 --weights tfidf news.jsonl -o kept.jsonl\n"
-    "  gpudedup dedup --method simhash --meta-field keywords --min-score 0.3 news.jsonl -o kept.jsonl\n";
+    "  gpudedup dedup --method simhash --meta-field keywords --min-score 0.3 news.jsonl -o kept.jsonl\n"
+    "  gpudedup dedup --method bloom --bloom-bits 4096 --bloom-measure dice --sample mins docs.jsonl\n";
 
 void add_dedup_options(cxxopts::Options& o) {
   o.add_options("Method")
-    ("method", "minhash, exact (exact similarity join, the ground truth) or simhash",
+    ("method", "minhash, exact (exact similarity join, the ground truth), simhash or bloom",
      cxxopts::value<std::string>()->default_value("minhash"))
     ("threshold", "similarity threshold in (0, 1]", cxxopts::value<double>()->default_value("0.8"))
     ("bands", "LSH bands b (with --rows; default: chosen for the threshold)", cxxopts::value<int64_t>())
@@ -53,7 +55,8 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   if (method == "minhash") c.method = Method::minhash;
   else if (method == "exact") c.method = Method::exact;
   else if (method == "simhash") c.method = Method::simhash;
-  else throw usage_error("--method must be minhash, exact or simhash, got '" + method + "'");
+  else if (method == "bloom") c.method = Method::bloom;
+  else throw usage_error("--method must be minhash, exact, simhash or bloom, got '" + method + "'");
   c.lsh.threshold = r["threshold"].as<double>();
   GD_EXPECTS(c.lsh.threshold > 0 && c.lsh.threshold <= 1,
              "--threshold must be in (0, 1], got " + std::to_string(c.lsh.threshold));
@@ -103,6 +106,11 @@ void print_summary(const DedupJob& job, const DedupSummary& s) {
                    job.simhash.use_meta ? "mu/(1+hamming) + (1-mu) x metadata Jaccard" : "1/(1+hamming)",
                    (unsigned long long)r.verified_pairs, job.simhash.min_score);
     }
+  } else if (job.config.method == Method::bloom) {
+    const auto& b = job.config.bloom;
+    std::fprintf(stderr, "gpudedup: bloom m=%u h=%u, %s >= %.3f, %llu pairs considered, %llu passed\n", b.bits,
+                 b.hashes, to_string(b.measure), job.config.lsh.threshold, (unsigned long long)r.candidate_pairs,
+                 (unsigned long long)r.verified_pairs);
   } else if (job.config.method == Method::minhash) {
     std::fprintf(stderr, "gpudedup: minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs\n",
                  job.config.minhash.num_perm, r.lsh.bands, r.lsh.rows, job.config.lsh.bands ? "given" : "auto",
@@ -130,6 +138,7 @@ int run_dedup_command(int argc, char** argv) {
   add_sketch_options(o);
   add_dedup_options(o);
   add_simhash_options(o);
+  add_bloom_options(o);
   add_backend_options(o);
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
@@ -140,6 +149,8 @@ int run_dedup_command(int argc, char** argv) {
   read_sketch_options(r, job.config);
   read_backend_options(r, job.config);
   read_dedup_options(r, job);
+  read_bloom_options(r, job.config);
+  job.config.validate();  // combinations: --sample with --method, --bloom-* with bloom
   if (job.config.method == Method::simhash) {
     job.simhash = read_simhash_options(r);
     if (job.simhash.use_meta) job.input.meta_field = job.simhash.meta_field;  // JSONL inputs only

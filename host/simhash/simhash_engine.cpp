@@ -81,13 +81,7 @@ SimHashEngine::SimHashEngine(const Config& config, const SimHashConfig& simhash)
     s.meta_b.resize(simhash.meta_num_perm);
     detail::make_permutations(simhash.meta_seed, simhash.meta_num_perm, s.meta_a.data(), s.meta_b.data());
   }
-  const bool cuda = config.backend == Backend::cuda ||
-                    (config.backend == Backend::automatic && detail::cuda_device_available());
-  if (cuda) {
-    GD_EXPECTS(cuda_status().compiled && detail::cuda_device_available(),
-               "--backend cuda: " + cuda_status().reason + "; use --backend cpu or auto");
-  }
-  s.backend = cuda ? Backend::cuda : Backend::cpu;
+  s.backend = detail::resolve_backend(config.backend);
 }
 
 SimHashEngine::~SimHashEngine() = default;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "gpudedup/bloom.hpp"
 #include "gpudedup/config.hpp"
 #include "gpudedup/engine.hpp"
 #include "gpudedup/io.hpp"

@@ -1,0 +1,62 @@
+#include "host/cli/bloom_options.hpp"
+
+#include <string>
+
+#include "gpudedup/errors.hpp"
+#include "host/cli/options.hpp"
+
+namespace gpudedup::cli {
+namespace {
+
+/// An integer option within [lo, hi], else a usage_error naming it.
+uint64_t bounded(const cxxopts::ParseResult& r, const std::string& name, int64_t lo, int64_t hi) {
+  const auto v = option<int64_t>(r, name);
+  GD_EXPECTS(v >= lo && v <= hi, "--" + name + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                                     ", got " + std::to_string(v));
+  return uint64_t(v);
+}
+
+}  // namespace
+
+void add_bloom_options(cxxopts::Options& o) {
+  o.add_options("Bloom filters (--method bloom)")
+    ("bloom-bits", "m: bits per filter, a multiple of 64", cxxopts::value<int64_t>()->default_value("1024"))
+    ("bloom-hashes", "h: bits set per shingle", cxxopts::value<int64_t>()->default_value("2"))
+    ("bloom-measure", "cosine, overlap, dice or jaccard (of the filters' popcounts)",
+     cxxopts::value<std::string>()->default_value("cosine"))
+    ("bloom-all-pairs-max", "compare all pairs up to this many documents; bit-sampling LSH above",
+     cxxopts::value<int64_t>()->default_value("1000000"))
+    ("bloom-lsh-bits", "bit-sampling LSH: sampled bits per table", cxxopts::value<int64_t>()->default_value("24"))
+    ("bloom-lsh-tables", "bit-sampling LSH: tables", cxxopts::value<int64_t>()->default_value("64"));
+  o.add_options("Shingle sampling (minhash, exact, bloom)")
+    ("sample", "none, minwise (s smallest under a seeded permutation), modm (hash % m == 0) or "
+     "mins (s smallest hashes)", cxxopts::value<std::string>()->default_value("none"))
+    ("sample-size", "s of minwise and mins", cxxopts::value<int64_t>()->default_value("200"))
+    ("sample-mod", "m of modm", cxxopts::value<int64_t>()->default_value("25"));
+}
+
+void read_bloom_options(const cxxopts::ParseResult& r, Config& c) {
+  const int64_t bits = int64_t(bounded(r, "bloom-bits", 64, 65536));
+  GD_EXPECTS(bits % 64 == 0, "--bloom-bits must be a multiple of 64, got " + std::to_string(bits));
+  c.bloom.bits = uint32_t(bits);
+  c.bloom.hashes = uint32_t(bounded(r, "bloom-hashes", 1, 32));
+  const auto m = option<std::string>(r, "bloom-measure");
+  if (m == "cosine") c.bloom.measure = BloomMeasure::cosine;
+  else if (m == "overlap") c.bloom.measure = BloomMeasure::overlap;
+  else if (m == "dice") c.bloom.measure = BloomMeasure::dice;
+  else if (m == "jaccard") c.bloom.measure = BloomMeasure::jaccard;
+  else throw usage_error("--bloom-measure must be cosine, overlap, dice or jaccard, got '" + m + "'");
+  c.bloom.all_pairs_limit = bounded(r, "bloom-all-pairs-max", 0, int64_t(1) << 32);
+  c.bloom.lsh_bits = uint32_t(bounded(r, "bloom-lsh-bits", 1, 64));
+  c.bloom.lsh_tables = uint32_t(bounded(r, "bloom-lsh-tables", 1, 1024));
+  const auto s = option<std::string>(r, "sample");
+  if (s == "none") c.sampling.kind = SampleKind::none;
+  else if (s == "minwise") c.sampling.kind = SampleKind::minwise;
+  else if (s == "modm") c.sampling.kind = SampleKind::modm;
+  else if (s == "mins") c.sampling.kind = SampleKind::mins;
+  else throw usage_error("--sample must be none, minwise, modm or mins, got '" + s + "'");
+  c.sampling.size = uint32_t(bounded(r, "sample-size", 1, 1 << 24));
+  c.sampling.mod = bounded(r, "sample-mod", 1, int64_t(1) << 40);
+}
+
+}  // namespace gpudedup::cli

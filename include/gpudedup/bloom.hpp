@@ -1,0 +1,88 @@
+#pragma once
+/// @file bloom.hpp
+/// Bloom-filter signatures (`--method bloom`): each document's shingle-hash set becomes
+/// an m-bit Bloom filter; two documents are near-duplicates when a popcount measure of
+/// their filters (cosine, overlap, dice, jaccard) reaches the threshold. Candidates: every
+/// pair, in tiles (CPU: blocked popcount loop; CUDA: tiled popcount kernel), for up to
+/// BloomConfig::all_pairs_limit documents; bit-sampling LSH above (docs/sketches.md).
+///
+/// Use:
+/// @code
+///   BloomEngine e(config);                  // config.bloom, .shingle, .sampling, .lsh.threshold
+///   for (batch : corpus) e.add(batch);
+///   DedupResult r = e.finish();             // pairs, clusters
+/// @endcode
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gpudedup/config.hpp"
+#include "gpudedup/document_batch.hpp"
+#include "gpudedup/engine.hpp"
+#include "gpudedup/pod_buffer.hpp"
+
+namespace gpudedup {
+
+/// Filters of m = 64 * words bits, row-major, and the bits set in each.
+struct BloomFilters {
+  uint32_t words = 0;
+  PodBuffer<uint64_t> bits;
+  std::vector<uint32_t> popcount;
+  size_t size() const { return popcount.size(); }
+  const uint64_t* row(size_t i) const { return bits.data() + i * words; }
+};
+
+/// Two filters i < j of a BloomFilters and |x AND y|.
+struct BloomPair {
+  uint32_t a = 0;
+  uint32_t b = 0;
+  uint32_t dot = 0;
+  bool operator==(const BloomPair& o) const { return a == o.a && b == o.b && dot == o.dot; }
+};
+
+/// Every pair a < b of non-empty filters whose measure reaches t, sorted by (a, b): the
+/// blocked CPU search (filters sorted by popcount, tiles that cannot reach t skipped).
+std::vector<BloomPair> bloom_all_pairs(const BloomFilters& f, BloomMeasure m, double t, int threads = 0);
+/// The same pairs by comparing all n(n-1)/2 pairs one by one: the oracle of the tests.
+std::vector<BloomPair> bloom_all_pairs_brute_force(const BloomFilters& f, BloomMeasure m, double t);
+/// Pairs that reach t among the candidates of bit-sampling LSH (`tables` tables of `bits`
+/// sampled filter bits each, seeded), sorted by (a, b); a subset of the all-pairs answer.
+/// `candidates`, when given, receives the number of candidate pairs looked at.
+std::vector<BloomPair> bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, double t, uint32_t bits,
+                                       uint32_t tables, uint64_t seed, int threads = 0,
+                                       uint64_t* candidates = nullptr);
+/// Probability that bit-sampling LSH makes two m-bit filters at Hamming distance d a
+/// candidate: 1 - (1 - (1 - d/m)^bits)^tables (buckets within the size bound).
+double bloom_lsh_probability(uint32_t distance, uint32_t m, uint32_t bits, uint32_t tables);
+
+class BloomEngine {
+ public:
+  /// Uses config.bloom, .shingle, .sampling, .lsh.threshold, .threads, .backend, .device
+  /// and .all_pairs. Backend automatic: CUDA when a device is found.
+  /// @throws usage_error for a bad config, or backend cuda without a usable device.
+  explicit BloomEngine(const Config& config);
+  ~BloomEngine();
+  BloomEngine(BloomEngine&&) noexcept;
+  BloomEngine& operator=(BloomEngine&&) noexcept;
+
+  Backend backend() const;
+  /// Filters of a batch (does not add it); an empty document has an empty filter.
+  BloomFilters filters(const DocumentBatch& batch) const;
+  /// Builds the filters of a batch and adds them. @return the number of its first document.
+  uint64_t add(const DocumentBatch& batch);
+  uint64_t size() const;
+  const BloomFilters& corpus_filters() const;
+
+  /// Finds the pairs that reach the threshold (all pairs, or bit-sampling LSH above
+  /// all_pairs_limit documents) and clusters them with a union-find whose representative
+  /// is the smallest member. DedupResult::pairs: the pairs that joined two clusters (all
+  /// when Config::all_pairs), sorted by (a, b), with the measure as similarity. Documents
+  /// with empty filters are never paired (counted in `empty`).
+  DedupResult finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpudedup

@@ -1,0 +1,76 @@
+#pragma once
+/// @file bloom.hpp
+/// Bloom-filter signatures (`--method bloom`), shared by both backends: the bit positions
+/// of a shingle and the four similarity measures of two filters, computed from integer
+/// popcounts with the same IEEE double operations on host and device, so a pair passes
+/// the threshold on the GPU exactly when it passes on the CPU (docs/sketches.md).
+#include <cmath>
+#include <cstdint>
+
+#include "gpudedup/config.hpp"
+#include "gpudedup/detail/hd.hpp"
+
+namespace gpudedup::detail {
+
+GD_HD uint32_t popcount64(uint64_t x) {
+#ifdef __CUDA_ARCH__
+  return uint32_t(__popcll(x));
+#else
+  return uint32_t(__builtin_popcountll(x));
+#endif
+}
+
+/// Bit i (0 <= i < h) of a shingle hash in an m-bit filter, by double hashing
+/// (Kirsch and Mitzenmacher): (h1 + i*h2) mod m with the hash's two 32-bit halves, h2
+/// odd. The shingle hash is already a 64-bit xxHash, so no further mixing is needed, and
+/// h Bloom bits cost one 64-bit hash instead of h.
+GD_HD uint32_t bloom_bit(uint64_t hash, uint32_t i, uint32_t m) {
+  const uint64_t h1 = hash & 0xffffffffu;
+  const uint64_t h2 = (hash >> 32) | 1u;
+  return uint32_t((h1 + uint64_t(i) * h2) % m);
+}
+
+/// Sets the h bits of a shingle in a filter of m/64 words.
+GD_HD void bloom_insert(uint64_t* words, uint64_t hash, uint32_t h, uint32_t m) {
+  for (uint32_t i = 0; i < h; ++i) {
+    const uint32_t b = bloom_bit(hash, i, m);
+    words[b >> 6] |= uint64_t(1) << (b & 63);
+  }
+}
+
+/// |x AND y| of two filters of `words` 64-bit words.
+GD_HD uint32_t bloom_dot(const uint64_t* x, const uint64_t* y, uint32_t words) {
+  uint32_t dot = 0;
+  for (uint32_t w = 0; w < words; ++w) dot += popcount64(x[w] & y[w]);
+  return dot;
+}
+
+/// The measure of two filters with |x| = na, |y| = nb bits set and dot = |x AND y|:
+/// cosine dot/sqrt(na nb), overlap dot/min(na, nb), dice 2 dot/(na + nb), jaccard
+/// dot/(na + nb - dot). Every numerator and denominator is an exact integer (below 2^53)
+/// and division and sqrt are correctly rounded on both backends: the double is the same.
+/// 0 when a filter is empty.
+GD_HD double bloom_similarity(BloomMeasure m, uint32_t dot, uint32_t na, uint32_t nb) {
+  if (na == 0 || nb == 0) return 0.0;
+  switch (m) {
+    case BloomMeasure::cosine: return double(dot) / sqrt(double(uint64_t(na) * nb));
+    case BloomMeasure::overlap: return double(dot) / double(na < nb ? na : nb);
+    case BloomMeasure::dice: return double(2 * uint64_t(dot)) / double(uint64_t(na) + nb);
+    case BloomMeasure::jaccard: return double(dot) / double(uint64_t(na) + nb - dot);
+  }
+  return 0.0;
+}
+
+/// Margin of the length filter: rounding of the bound's expression cannot exceed it.
+constexpr double bloom_bound_margin = 1e-9;
+
+/// Whether two filters with na <= nb bits set can reach threshold t at all: the measure
+/// with dot = na, its largest possible value (overlap: always). Used to skip whole tiles
+/// of filters sorted by popcount; the margin keeps the skip conservative, so skipping
+/// never changes which pairs pass.
+GD_HD bool bloom_may_pass(BloomMeasure m, uint32_t na, uint32_t nb, double t) {
+  if (m == BloomMeasure::overlap) return true;
+  return bloom_similarity(m, na, na, nb) >= t - bloom_bound_margin;
+}
+
+}  // namespace gpudedup::detail
