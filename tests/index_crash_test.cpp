@@ -19,7 +19,7 @@ using namespace index_test;
 
 namespace {
 
-constexpr int batches = 16;
+constexpr int batches = 40;  // enough that the random loop kills the writer many times
 constexpr int per_batch = 25;
 
 std::string batch_file(const std::string& dir, int k) { return dir + "/batch" + std::to_string(k) + ".jsonl"; }
@@ -113,7 +113,7 @@ TEST(IndexCrash, KilledAtRandomMomentsInALoop) {
   ASSERT_EQ(run(cli() + " index create " + dir + " --num-perm 64 2>/dev/null"), 0);
   std::mt19937_64 rng(12345);
   int indexed = 0, kills = 0;
-  for (int round = 0; round < 40 && indexed < batches; ++round) {
+  for (int round = 0; round < 100 && indexed < batches; ++round) {
     std::remove(log.c_str());
     // A writer adding the remaining batches one by one (with a compaction after each
     // third), logging each batch after its add returned.
@@ -142,6 +142,7 @@ TEST(IndexCrash, KilledAtRandomMomentsInALoop) {
     EXPECT_LE(now, indexed + logged + 1);
     indexed = now;
   }
+  std::printf("the writer was killed %d times\n", kills);
   EXPECT_GT(kills, 10) << "the loop should have killed the writer mid-work many times";
   // Finish the remaining batches; the index holds them all, whole and in order.
   for (int k = indexed; k < batches; ++k) ASSERT_EQ(run(cli() + " index add -q --id-field id " + dir + " " + batch_file(data, k)), 0);
