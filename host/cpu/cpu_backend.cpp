@@ -20,7 +20,8 @@ constexpr int sketch_chunk = 16;
 
 class CpuBackend final : public ComputeBackend {
  public:
-  explicit CpuBackend(const SketchSpec& spec) : spec_(spec) {}
+  explicit CpuBackend(const SketchSpec& spec)
+      : spec_(spec), folder_(spec.perm_a.data(), spec.perm_b.data(), spec.config.minhash.num_perm) {}
 
   void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
               ShingleSets* sets) override {
@@ -32,14 +33,17 @@ class CpuBackend final : public ComputeBackend {
     {
       std::vector<uint8_t> scratch;
       std::vector<uint64_t> hashes;
+      std::vector<uint32_t> keys;
 #pragma omp for schedule(dynamic, sketch_chunk)
       for (int64_t d = 0; d < n; ++d) {
         shingle_set(spec_.shingles, batch.text(size_t(d)), scratch, hashes);
-        uint32_t* sig = signatures + size_t(d) * P;
-        std::fill(sig, sig + P, empty_signature_value);
-        minhash_fold(sig, spec_.perm_a.data(), spec_.perm_b.data(), P, hashes.data(), hashes.size());
+        keys.resize(hashes.size());
+        for (size_t i = 0; i < keys.size(); ++i) keys[i] = fold_key(hashes[i]);
         set_sizes[d] = uint32_t(hashes.size());
         if (sets) kept[d] = hashes;
+        uint32_t* sig = signatures + size_t(d) * P;
+        std::fill(sig, sig + P, empty_signature_value);
+        folder_.fold_keys(sig, keys.data(), keys.size());
       }
     }
     if (sets) {
@@ -99,6 +103,7 @@ class CpuBackend final : public ComputeBackend {
     uint32_t doc;
   };
   SketchSpec spec_;
+  MinhashFolder folder_;
   std::vector<KeyDoc> keys_;
   std::vector<KeyDoc> scratch_;
 };
