@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/normalize.hpp"
 
 namespace gpudedup::detail {
@@ -68,6 +69,41 @@ void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uin
   for_each_shingle(spec, scratch.data(), n, [&](uint64_t h) { out.push_back(h); });
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, ShingleScratch& scratch,
+                             std::vector<uint32_t>& keys) {
+  keys.clear();
+  const size_t n = normalize_into(text, scratch.text);
+  if (n == 0) return 0;
+  // A text of n bytes has at most n shingles (one per code-point start); a table of at
+  // least 2n slots keeps the load at or below 1/2, so probes stay short. Slot value 0
+  // means empty; the hash 0 is tracked on the side.
+  size_t slots = 16;
+  while (slots < 2 * n) slots *= 2;
+  auto& table = scratch.table;
+  if (table.size() < slots) table.resize(slots);
+  std::fill(table.begin(), table.begin() + ptrdiff_t(slots), uint64_t(0));
+  const size_t mask = slots - 1;
+  bool zero_seen = false;
+  keys.reserve(n);
+  for_each_shingle(spec, scratch.text.data(), n, [&](uint64_t h) {
+    if (h == 0) {
+      if (!zero_seen) keys.push_back(fold_key(0));
+      zero_seen = true;
+      return;
+    }
+    for (size_t i = size_t(h) & mask;; i = (i + 1) & mask) {
+      const uint64_t v = table[i];
+      if (v == h) return;
+      if (v == 0) {
+        table[i] = h;
+        keys.push_back(fold_key(h));
+        return;
+      }
+    }
+  });
+  return keys.size();
 }
 
 }  // namespace gpudedup::detail

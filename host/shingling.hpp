@@ -44,4 +44,17 @@ size_t normalize_into(std::string_view text, std::vector<uint8_t>& scratch);
 void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uint8_t>& scratch,
                  std::vector<uint64_t>& out);
 
+/// Per-thread scratch of distinct_shingle_keys: the normalized text and an open-addressing
+/// table of the document's shingle hashes (reused from document to document).
+struct ShingleScratch {
+  std::vector<uint8_t> text;
+  std::vector<uint64_t> table;
+};
+
+/// What MinHash needs of a document without sorting its shingle set: stores in `keys`
+/// fold_key(h) of every distinct shingle hash h (first-seen order) and returns the number
+/// of distinct hashes, which equals the size of shingle_set's output.
+size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, ShingleScratch& scratch,
+                             std::vector<uint32_t>& keys);
+
 }  // namespace gpudedup::detail

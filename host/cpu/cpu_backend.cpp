@@ -31,16 +31,18 @@ class CpuBackend final : public ComputeBackend {
     const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
 #pragma omp parallel num_threads(threads)
     {
-      std::vector<uint8_t> scratch;
-      std::vector<uint64_t> hashes;
+      ShingleScratch scratch;
       std::vector<uint32_t> keys;
 #pragma omp for schedule(dynamic, sketch_chunk)
       for (int64_t d = 0; d < n; ++d) {
-        shingle_set(spec_.shingles, batch.text(size_t(d)), scratch, hashes);
-        keys.resize(hashes.size());
-        for (size_t i = 0; i < keys.size(); ++i) keys[i] = fold_key(hashes[i]);
-        set_sizes[d] = uint32_t(hashes.size());
-        if (sets) kept[d] = hashes;
+        if (sets) {  // the sorted set is an output: sort, then fold its keys
+          shingle_set(spec_.shingles, batch.text(size_t(d)), scratch.text, kept[d]);
+          keys.resize(kept[d].size());
+          for (size_t i = 0; i < keys.size(); ++i) keys[i] = fold_key(kept[d][i]);
+          set_sizes[d] = uint32_t(kept[d].size());
+        } else {  // only the minima and the count: a hash set, no sort
+          set_sizes[d] = uint32_t(distinct_shingle_keys(spec_.shingles, batch.text(size_t(d)), scratch, keys));
+        }
         uint32_t* sig = signatures + size_t(d) * P;
         std::fill(sig, sig + P, empty_signature_value);
         folder_.fold_keys(sig, keys.data(), keys.size());
