@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/sampling.hpp"
@@ -58,9 +62,44 @@ ShingleSpec make_shingle_spec(const ShingleConfig& config) {
   return spec;
 }
 
+size_t normalize_text_fast(const uint8_t* in, size_t n, uint8_t* out) {
+  size_t o = 0, i = 0;
+  bool pending_space = false;
+#if defined(__SSE2__)
+  // 16 bytes at a time while they are ASCII with no white space but single spaces: then
+  // the output is the input lowercased, spaces included, which is what the scalar rule
+  // gives as long as no space is leading, doubled, or follows a pending space. A space
+  // in the last byte stays pending (the text may end there). Any other chunk takes the
+  // scalar steps until the position has passed it.
+  const __m128i ctl_lo = _mm_set1_epi8(0x08), ctl_hi = _mm_set1_epi8(0x0E), space = _mm_set1_epi8(0x20);
+  const __m128i up_lo = _mm_set1_epi8('A' - 1), up_hi = _mm_set1_epi8('Z' + 1);
+  while (i + 16 <= n) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    const unsigned high = unsigned(_mm_movemask_epi8(x));  // bytes >= 0x80
+    const unsigned ctl = unsigned(_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(x, ctl_lo), _mm_cmpgt_epi8(ctl_hi, x))));
+    const unsigned sp = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(x, space)));
+    const bool space_first_ok = !(sp & 1) || (!pending_space && o > 0);
+    if ((high | ctl) == 0 && (sp & (sp >> 1)) == 0 && space_first_ok) {
+      if (pending_space) out[o++] = 0x20;  // byte 0 is not a space here
+      const __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(x, up_lo), _mm_cmpgt_epi8(up_hi, x));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + o), _mm_add_epi8(x, _mm_and_si128(upper, space)));
+      pending_space = (sp >> 15) & 1;
+      o += pending_space ? 15 : 16;
+      i += 16;
+      continue;
+    }
+    const size_t end = i + 16;
+    while (i < end) i = normalize_step(in, n, i, out, o, pending_space);
+  }
+#endif
+  while (i < n) i = normalize_step(in, n, i, out, o, pending_space);
+  return o;
+}
+
 size_t normalize_into(std::string_view text, std::vector<uint8_t>& scratch) {
-  scratch.resize(text.size());
-  return normalize_text(reinterpret_cast<const uint8_t*>(text.data()), text.size(), scratch.data());
+  // 16 bytes of slack: the vector path stores whole chunks.
+  if (scratch.size() < text.size() + 16) scratch.resize(text.size() + 16);
+  return normalize_text_fast(reinterpret_cast<const uint8_t*>(text.data()), text.size(), scratch.data());
 }
 
 void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uint8_t>& scratch,
@@ -97,6 +136,41 @@ void sample_set(const ShingleSpec& spec, std::vector<uint64_t>& set) {
     case SampleKind::mins: break;  // already sorted by hash
   }
   if (set.size() > spec.sample_size) set.resize(spec.sample_size);
+}
+
+size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, ShingleScratch& scratch,
+                             std::vector<uint32_t>& keys) {
+  keys.clear();
+  const size_t n = normalize_into(text, scratch.text);
+  if (n == 0) return 0;
+  // A text of n bytes has at most n shingles (one per code-point start); a table of at
+  // least 2n slots keeps the load at or below 1/2, so probes stay short. Slot value 0
+  // means empty; the hash 0 is tracked on the side.
+  size_t slots = 16;
+  while (slots < 2 * n) slots *= 2;
+  auto& table = scratch.table;
+  if (table.size() < slots) table.resize(slots);
+  std::fill(table.begin(), table.begin() + ptrdiff_t(slots), uint64_t(0));
+  const size_t mask = slots - 1;
+  bool zero_seen = false;
+  keys.reserve(n);
+  for_each_shingle(spec, scratch.text.data(), n, [&](uint64_t h) {
+    if (h == 0) {
+      if (!zero_seen) keys.push_back(fold_key(0));
+      zero_seen = true;
+      return;
+    }
+    for (size_t i = size_t(h) & mask;; i = (i + 1) & mask) {
+      const uint64_t v = table[i];
+      if (v == h) return;
+      if (v == 0) {
+        table[i] = h;
+        keys.push_back(fold_key(h));
+        return;
+      }
+    }
+  });
+  return keys.size();
 }
 
 }  // namespace gpudedup::detail

@@ -74,3 +74,20 @@ TEST(LshParams, RankOrderAndWeights) {
   EXPECT_THROW(rank_lsh_params(1.5, 256), usage_error);
   EXPECT_THROW(rank_lsh_params(0.8, 0), usage_error);
 }
+
+TEST(LshParams, ChooseEqualsFirstOfRanking) {
+  // choose_lsh_params prunes pairs by a bound instead of scoring all: same pair, same areas.
+  for (uint32_t P : {1u, 2u, 7u, 16u, 64u, 128u, 256u, 300u}) {
+    for (double t : {0.05, 0.3, 0.5, 0.7, 0.8, 0.85, 0.9, 0.95, 0.99, 1.0}) {
+      for (auto w : {std::pair<double, double>{0.5, 0.5}, {0.1, 0.9}, {0.9, 0.1}, {1.0, 0.0}, {0.0, 1.0}}) {
+        if (P > 64 && w.first != 0.5 && t != 0.8) continue;  // keep the test short
+        const LshParams want = rank_lsh_params(t, P, w.first, w.second).front();
+        const LshParams got = choose_lsh_params(t, P, w.first, w.second);
+        EXPECT_EQ(got.bands, want.bands) << "P=" << P << " t=" << t << " w=" << w.first;
+        EXPECT_EQ(got.rows, want.rows) << "P=" << P << " t=" << t << " w=" << w.first;
+        EXPECT_EQ(got.false_positive_area, want.false_positive_area);
+        EXPECT_EQ(got.false_negative_area, want.false_negative_area);
+      }
+    }
+  }
+}

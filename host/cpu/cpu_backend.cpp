@@ -20,7 +20,8 @@ constexpr int sketch_chunk = 16;
 
 class CpuBackend final : public ComputeBackend {
  public:
-  explicit CpuBackend(const SketchSpec& spec) : spec_(spec) {}
+  explicit CpuBackend(const SketchSpec& spec)
+      : spec_(spec), folder_(spec.perm_a.data(), spec.perm_b.data(), spec.config.minhash.num_perm) {}
 
   void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
               ShingleSets* sets) override {
@@ -30,16 +31,24 @@ class CpuBackend final : public ComputeBackend {
     const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
 #pragma omp parallel num_threads(threads)
     {
-      std::vector<uint8_t> scratch;
-      std::vector<uint64_t> hashes;
+      ShingleScratch scratch;
+      std::vector<uint32_t> keys;
 #pragma omp for schedule(dynamic, sketch_chunk)
       for (int64_t d = 0; d < n; ++d) {
-        shingle_set(spec_.shingles, batch.text(size_t(d)), scratch, hashes);
+        // The sorted set is an output, or is sampled (samples are taken from the sorted
+        // set): sort, then fold its keys.
+        if (sets || spec_.shingles.sample != SampleKind::none) {
+          std::vector<uint64_t>& set = sets ? kept[d] : scratch.set;
+          shingle_set(spec_.shingles, batch.text(size_t(d)), scratch.text, set);
+          keys.resize(set.size());
+          for (size_t i = 0; i < keys.size(); ++i) keys[i] = fold_key(set[i]);
+          set_sizes[d] = uint32_t(set.size());
+        } else {  // only the minima and the count: a hash set, no sort
+          set_sizes[d] = uint32_t(distinct_shingle_keys(spec_.shingles, batch.text(size_t(d)), scratch, keys));
+        }
         uint32_t* sig = signatures + size_t(d) * P;
         std::fill(sig, sig + P, empty_signature_value);
-        minhash_fold(sig, spec_.perm_a.data(), spec_.perm_b.data(), P, hashes.data(), hashes.size());
-        set_sizes[d] = uint32_t(hashes.size());
-        if (sets) kept[d] = hashes;
+        folder_.fold_keys(sig, keys.data(), keys.size());
       }
     }
     if (sets) {
@@ -99,6 +108,7 @@ class CpuBackend final : public ComputeBackend {
     uint32_t doc;
   };
   SketchSpec spec_;
+  MinhashFolder folder_;
   std::vector<KeyDoc> keys_;
   std::vector<KeyDoc> scratch_;
 };
