@@ -207,3 +207,35 @@ TEST(Sampling, VerifyExactUsesBroderEstimatorsOnSamples) {
   EXPECT_EQ(r.pairs[0].similarity, expected);
   EXPECT_NEAR(expected, 200.0 / 600.0, 4 * std::sqrt((1.0 / 3) * (2.0 / 3) / 100));
 }
+
+TEST(Sampling, MinHashSignaturesAreOfTheSampledSets) {
+  // --verify estimate, no shingle sets kept: the signature must still be the MinHash of
+  // the sample (and the set size its size), for every sampling rule.
+  DocumentBatch batch;
+  std::mt19937_64 rng(3);
+  for (int d = 0; d < 20; ++d) {
+    std::string t;
+    for (int i = 0; i < 300; ++i) t += char('a' + rng() % 26);
+    batch.add(t);
+  }
+  for (SampleKind kind : {SampleKind::mins, SampleKind::minwise, SampleKind::modm}) {
+    Config c;
+    c.backend = Backend::cpu;
+    c.minhash.num_perm = 64;
+    c.sampling.kind = kind;
+    c.sampling.size = 40;
+    c.sampling.mod = 4;
+    Engine e(c);
+    const Signatures sigs = e.sketch(batch);
+    e.add(batch);
+    const ShingleSets sets = e.shingle_sets(batch);
+    std::vector<uint64_t> a(64), b(64);
+    detail::make_permutations(c.minhash.seed, 64, a.data(), b.data());
+    for (size_t d = 0; d < batch.size(); ++d) {
+      std::vector<uint32_t> want(64, 0xFFFFFFFFu);
+      for (uint64_t i = 0; i < sets.set_size(d); ++i) detail::minhash_update(want.data(), a.data(), b.data(), 64, sets.set(d)[i]);
+      EXPECT_TRUE(std::equal(want.begin(), want.end(), sigs.row(d))) << to_string(kind) << " document " << d;
+      EXPECT_LT(sets.set_size(d), 290u) << "the sample is smaller than the set";
+    }
+  }
+}
