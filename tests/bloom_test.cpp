@@ -92,9 +92,25 @@ TEST(Bloom, DoubleHashingBitPositions) {
   EXPECT_EQ(detail::bloom_bit(h, 13, 64), uint32_t((3 + 13 * 5) % 64));
   // An even high half is made odd, so the h positions cycle through all of a 2^k filter.
   EXPECT_EQ(detail::bloom_bit(4ull << 32, 1, 1024), 5u);
+  // bloom_insert mixes the shingle hash first (fmix64 is a bijection), then sets those bits.
   uint64_t words[1] = {0};
-  detail::bloom_insert(words, h, 3, 64);
-  EXPECT_EQ(words[0], (1ull << 3) | (1ull << 8) | (1ull << 13));
+  const uint64_t shingle = 0x0123456789abcdefULL;
+  detail::bloom_insert(words, shingle, 3, 64);
+  const uint64_t x = detail::fmix64(shingle);
+  EXPECT_EQ(words[0], (1ull << detail::bloom_bit(x, 0, 64)) | (1ull << detail::bloom_bit(x, 1, 64)) |
+                          (1ull << detail::bloom_bit(x, 2, 64)));
+  EXPECT_EQ(detail::fmix64(0x0123456789abcdefULL), 0x87cbfbfe89022ceaULL) << "filter bits are part of the results";
+}
+
+TEST(Bloom, ModmSamplesWithAnEvenModulusStillSpreadOverTheFilter) {
+  // Multiples of 64 (what --sample modm --sample-mod 64 keeps) must not crowd a few bits.
+  std::vector<uint64_t> words(1024 / 64, 0);
+  std::mt19937_64 rng(4);
+  for (int i = 0; i < 300; ++i) detail::bloom_insert(words.data(), (rng() >> 6) << 6, 1, 1024);
+  uint32_t set = 0;
+  for (uint64_t w : words) set += detail::popcount64(w);
+  // 300 uniform insertions into 1024 bits set 1024 (1 - e^{-300/1024}) ~ 260 bits.
+  EXPECT_GT(set, 230u);
 }
 
 TEST(Bloom, LengthBoundNeverExceedsTheMeasure) {

@@ -220,6 +220,9 @@ TEST(Index, RefusesOtherParametersNamingThem) {
   words.shingle.kind = ShingleKind::words;
   o.expect = &words;
   EXPECT_THROW(Index::open(dir, o), usage_error);
+  Config sampled = small_config();
+  sampled.sampling.kind = SampleKind::mins;
+  EXPECT_THROW(Index::create(fresh_dir("sampled"), sampled), usage_error);
   const Config same = small_config();
   o.expect = &same;
   EXPECT_NO_THROW(Index::open(dir, o));

@@ -156,6 +156,23 @@ int run_dedup_command(int argc, char** argv) {
     if (job.simhash.use_meta) job.input.meta_field = job.simhash.meta_field;  // JSONL inputs only
   } else {
     refuse_score_options(r, "applies to --method simhash only (MinHash and exact pairs pass at --threshold)");
+    refuse_options(r, {"hamming", "blocks", "split-factor", "weights", "len-mu", "len-sigma"},
+                   "applies to --method simhash only");
+  }
+  const Method method = job.config.method;
+  if (method != Method::bloom) {
+    refuse_options(r, {"bloom-bits", "bloom-hashes", "bloom-measure", "bloom-all-pairs-max", "bloom-lsh-bits",
+                       "bloom-lsh-tables"},
+                   "applies to --method bloom only");
+  }
+  if (method != Method::minhash) {
+    // Bands, rows and signature verification are MinHash's; the other methods decide
+    // pairs their own way (exact join, Hamming distance, filter popcounts).
+    refuse_options(r, {"bands", "rows", "verify"}, std::string("does not apply to --method ") + to_string(method));
+  }
+  if (method == Method::bloom || method == Method::simhash) {
+    refuse_options(r, {"similarity"}, std::string("does not apply to --method ") + to_string(method) +
+                                          (method == Method::bloom ? " (use --bloom-measure)" : ""));
   }
   const bool quiet = r.count("quiet") > 0;
   ProgressLine line(!quiet);

@@ -2,6 +2,7 @@
 // Option groups shared by several subcommands, so `dedup`, `sketch`, `index` and the
 // tools read input and shingles the same way.
 #include <cxxopts.hpp>
+#include <initializer_list>
 #include <string>
 
 #include "gpudedup/config.hpp"
@@ -35,6 +36,10 @@ void read_sketch_options(const cxxopts::ParseResult& r, Config& config);
 /// --backend, --threads, --device.
 void add_backend_options(cxxopts::Options& options);
 void read_backend_options(const cxxopts::ParseResult& r, Config& config);
+
+/// Throws usage_error("--NAME " + why) for the first of `names` given on the command line:
+/// an option that does not apply must not be silently ignored.
+void refuse_options(const cxxopts::ParseResult& r, std::initializer_list<const char*> names, const std::string& why);
 
 /// Parses argv; prints help and returns false for --help. @throws usage_error.
 bool parse_or_help(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& out);

@@ -49,7 +49,7 @@ struct StageSeconds {
 
 struct DedupResult {
   uint64_t documents = 0;
-  uint64_t empty = 0;                 ///< documents without shingles (never duplicates)
+  uint64_t empty = 0;                 ///< documents without shingles, or with an empty sample (never duplicates)
   LshParams lsh;                      ///< bands/rows used (minhash; all zero for exact)
   uint64_t candidate_pairs = 0;       ///< candidate pairs looked at
   /// Pairs that passed verification: exact and SimHash count them all; MinHash does not
@@ -82,7 +82,8 @@ class Engine {
 
   /// MinHash signatures of a batch (does not add it).
   Signatures sketch(const DocumentBatch& batch) const;
-  /// Sorted unique shingle hashes of each document of a batch (does not add it).
+  /// Sorted unique shingle hashes of each document of a batch (does not add it). With
+  /// sampling: the sample (for `minwise`, the permuted values the sample keeps).
   ShingleSets shingle_sets(const DocumentBatch& batch) const;
 
   /// Sketches a batch and adds it to the corpus; the text is not kept.

@@ -20,20 +20,33 @@ GD_HD uint32_t popcount64(uint64_t x) {
 #endif
 }
 
-/// Bit i (0 <= i < h) of a shingle hash in an m-bit filter, by double hashing
+/// MurmurHash3's 64-bit finalizer: a bijection that spreads every input bit over every
+/// output bit. Shingle hashes are uniform, but a sampled set is not in its low bits
+/// (`--sample modm` with an even m keeps only multiples of m), and the filter position
+/// comes from the low half.
+GD_HD uint64_t fmix64(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdULL;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ULL;
+  k ^= k >> 33;
+  return k;
+}
+
+/// Bit i (0 <= i < h) of a (mixed) hash in an m-bit filter, by double hashing
 /// (Kirsch and Mitzenmacher): (h1 + i*h2) mod m with the hash's two 32-bit halves, h2
-/// odd. The shingle hash is already a 64-bit xxHash, so no further mixing is needed, and
-/// h Bloom bits cost one 64-bit hash instead of h.
+/// odd: h Bloom bits cost one 64-bit hash instead of h.
 GD_HD uint32_t bloom_bit(uint64_t hash, uint32_t i, uint32_t m) {
   const uint64_t h1 = hash & 0xffffffffu;
   const uint64_t h2 = (hash >> 32) | 1u;
   return uint32_t((h1 + uint64_t(i) * h2) % m);
 }
 
-/// Sets the h bits of a shingle in a filter of m/64 words.
+/// Sets the h bits of a shingle hash in a filter of m/64 words.
 GD_HD void bloom_insert(uint64_t* words, uint64_t hash, uint32_t h, uint32_t m) {
+  const uint64_t mixed = fmix64(hash);
   for (uint32_t i = 0; i < h; ++i) {
-    const uint32_t b = bloom_bit(hash, i, m);
+    const uint32_t b = bloom_bit(mixed, i, m);
     words[b >> 6] |= uint64_t(1) << (b & 63);
   }
 }
