@@ -38,8 +38,11 @@ class CpuBackend final : public ComputeBackend {
         // The sorted set is an output, or is sampled (samples are taken from the sorted
         // set): sort, then fold its keys.
         if (sets || spec_.shingles.sample != SampleKind::none) {
-          std::vector<uint64_t>& set = sets ? kept[d] : scratch.set;
+          // Built in scratch and copied out at its size: a sample is much smaller than
+          // the set it came from, and a kept vector would otherwise keep that capacity.
+          std::vector<uint64_t>& set = scratch.set;
           shingle_set(spec_.shingles, batch.text(size_t(d)), scratch.text, set);
+          if (sets) kept[d].assign(set.begin(), set.end());
           keys.resize(set.size());
           for (size_t i = 0; i < keys.size(); ++i) keys[i] = fold_key(set[i]);
           set_sizes[d] = uint32_t(set.size());
