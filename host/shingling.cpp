@@ -143,32 +143,45 @@ size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, Shi
   keys.clear();
   const size_t n = normalize_into(text, scratch.text);
   if (n == 0) return 0;
-  // A text of n bytes has at most n shingles (one per code-point start); a table of at
-  // least 2n slots keeps the load at or below 1/2, so probes stay short. Slot value 0
-  // means empty; the hash 0 is tracked on the side.
+  // A text of n bytes has at most n shingles (one per code-point start). The table keeps
+  // its load at or below 1/2 so probes stay short, and grows with the distinct shingles
+  // rather than being sized for n up front: a 9 MB document of repeated text must not
+  // cost a 256 MB table. Slot value 0 means empty; the hash 0 is tracked on the side.
   size_t slots = 16;
-  while (slots < 2 * n) slots *= 2;
+  while (slots < 2 * n && slots < (size_t(1) << 15)) slots *= 2;
   auto& table = scratch.table;
   if (table.size() < slots) table.resize(slots);
   std::fill(table.begin(), table.begin() + ptrdiff_t(slots), uint64_t(0));
-  const size_t mask = slots - 1;
+  size_t mask = slots - 1, stored = 0;
+  auto place = [&](uint64_t h) -> bool {  // true when h was not there yet
+    for (size_t i = size_t(h) & mask;; i = (i + 1) & mask) {
+      const uint64_t v = table[i];
+      if (v == h) return false;
+      if (v == 0) {
+        table[i] = h;
+        return true;
+      }
+    }
+  };
   bool zero_seen = false;
-  keys.reserve(n);
+  keys.reserve(std::min(n, size_t(1) << 16));
   for_each_shingle(spec, scratch.text.data(), n, [&](uint64_t h) {
     if (h == 0) {
       if (!zero_seen) keys.push_back(fold_key(0));
       zero_seen = true;
       return;
     }
-    for (size_t i = size_t(h) & mask;; i = (i + 1) & mask) {
-      const uint64_t v = table[i];
-      if (v == h) return;
-      if (v == 0) {
-        table[i] = h;
-        keys.push_back(fold_key(h));
-        return;
-      }
-    }
+    if (!place(h)) return;
+    keys.push_back(fold_key(h));
+    if (++stored * 2 <= slots) return;
+    // Double the table and re-place what it holds (the keys' order is unchanged).
+    std::vector<uint64_t> old(table.begin(), table.begin() + ptrdiff_t(slots));
+    slots *= 2;
+    mask = slots - 1;
+    if (table.size() < slots) table.resize(slots);
+    std::fill(table.begin(), table.begin() + ptrdiff_t(slots), uint64_t(0));
+    for (uint64_t v : old)
+      if (v) place(v);
   });
   return keys.size();
 }

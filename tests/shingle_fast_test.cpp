@@ -151,3 +151,28 @@ TEST(DistinctShingleKeys, ScratchReuseFromLongToShortDocuments) {
   EXPECT_EQ(distinct_shingle_keys(spec, "   ", scratch, keys), 0u);
   EXPECT_TRUE(keys.empty());
 }
+
+TEST(DistinctShingleKeys, TableGrowsPastItsFirstSizeWithTheSameAnswer) {
+  // ~200,000 distinct 5-grams: the table starts at 32,768 slots and doubles several times,
+  // then a short document reuses the grown scratch.
+  std::mt19937_64 rng(17);
+  std::string big;
+  for (int i = 0; i < 200000; ++i) big += char('a' + rng() % 26);
+  big += " " + big.substr(0, 50000);  // repeated text: shingles seen before
+  ShingleConfig c;
+  const ShingleSpec spec = make_shingle_spec(c);
+  ShingleScratch scratch;
+  std::vector<uint8_t> text_scratch;
+  std::vector<uint64_t> set;
+  std::vector<uint32_t> keys;
+  for (const std::string& t : {big, std::string("a short one"), big.substr(0, 70000)}) {
+    shingle_set(spec, t, text_scratch, set);
+    ASSERT_EQ(distinct_shingle_keys(spec, t, scratch, keys), set.size());
+    std::vector<uint32_t> want(set.size());
+    for (size_t i = 0; i < set.size(); ++i) want[i] = fold_key(set[i]);
+    std::sort(want.begin(), want.end());
+    std::sort(keys.begin(), keys.end());
+    ASSERT_EQ(keys, want);
+  }
+  EXPECT_GT(set.size(), 60000u);
+}
