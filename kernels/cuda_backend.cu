@@ -152,9 +152,7 @@ class CudaBackend final : public ComputeBackend {
     GD_CUDA_TRY(cudaSetDevice(device_));
     const size_t old_size = passed.size();
     try {
-      if (!ensure_corpus(corpus)) throw device_out_of_memory("corpus does not fit");
-      band_buckets buckets;
-      make_band_buckets_cuda(device_view(), band, rows, buckets, stream_.s);
+      band_buckets buckets = buckets_on_device(corpus, band, rows);
       if (spec_.config.verify == VerifyMode::exact) {
         verify_on_host(corpus, buckets, skip, passed);
       } else {
@@ -172,9 +170,7 @@ class CudaBackend final : public ComputeBackend {
     GD_CUDA_TRY(cudaSetDevice(device_));
     const size_t old_size = out.size();
     try {
-      if (!ensure_corpus(corpus)) throw device_out_of_memory("corpus does not fit");
-      band_buckets buckets;
-      make_band_buckets_cuda(device_view(), band, rows, buckets, stream_.s);
+      band_buckets buckets = buckets_on_device(corpus, band, rows);
       for_each_candidate_chunk(buckets, [&](const std::vector<uint2>& chunk) {
         for (const uint2& p : chunk) out.emplace_back(p.x, p.y);
       });
@@ -336,6 +332,15 @@ class CudaBackend final : public ComputeBackend {
   }
 
   /// Uploads the corpus unless the cache holds it. @return false when it does not fit.
+  // Band `band`'s buckets on the device. @throws device_out_of_memory (the caller falls
+  // back to the CPU) when the corpus or the buckets do not fit.
+  band_buckets buckets_on_device(const CorpusView& corpus, uint32_t band, uint32_t rows) {
+    if (!ensure_corpus(corpus)) throw device_out_of_memory("corpus does not fit");
+    band_buckets buckets;
+    make_band_buckets_cuda(device_view(), band, rows, buckets, stream_.s);
+    return buckets;
+  }
+
   bool ensure_corpus(const CorpusView& corpus) {
     const Signatures& sigs = *corpus.signatures;
     const size_t n = sigs.size();

@@ -109,8 +109,13 @@ Index open_for(const cxxopts::ParseResult& r, IndexMode mode) {
     opts.threshold = r["threshold"].as<double>();
     GD_EXPECTS(opts.threshold > 0 && opts.threshold <= 1, "--threshold must be in (0, 1]");
   }
-  // Shingle/MinHash/LSH options on add/query must agree with the index: read its
-  // parameters first, then open it with the options given laid over them.
+  // Shingle/MinHash/LSH options on add/query must agree with the index. When any is
+  // given, read the index's parameters first, then open it with the given ones laid
+  // over them (Index::open names what differs).
+  bool any_given = false;
+  for (const char* name : {"shingle", "ngram", "stopwords", "stopword-anchored", "num-perm", "seed", "bands", "rows"})
+    any_given = any_given || r.count(name) > 0;
+  if (!any_given) return Index::open(dir, opts);
   Config given;
   {
     IndexOpenOptions probe;

@@ -97,12 +97,6 @@ void read_backend_options(const cxxopts::ParseResult& r, Config& c) {
   GD_EXPECTS(c.device >= 0, "--device must be >= 0");
 }
 
-void refuse_options(const cxxopts::ParseResult& r, std::initializer_list<const char*> names, const std::string& why) {
-  for (const char* name : names) {
-    if (r.count(name)) throw usage_error(std::string("--") + name + " " + why);
-  }
-}
-
 bool parse_or_help(cxxopts::Options& o, int argc, char** argv, cxxopts::ParseResult& out) {
   o.add_options()("h,help", "show this help");
   try {

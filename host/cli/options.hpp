@@ -39,7 +39,12 @@ void read_backend_options(const cxxopts::ParseResult& r, Config& config);
 
 /// Throws usage_error("--NAME " + why) for the first of `names` given on the command line:
 /// an option that does not apply must not be silently ignored.
-void refuse_options(const cxxopts::ParseResult& r, std::initializer_list<const char*> names, const std::string& why);
+inline void refuse_options(const cxxopts::ParseResult& r, std::initializer_list<const char*> names,
+                           const std::string& why) {
+  for (const char* name : names) {
+    if (r.count(name)) throw usage_error(std::string("--") + name + " " + why);
+  }
+}
 
 /// Parses argv; prints help and returns false for --help. @throws usage_error.
 bool parse_or_help(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& out);

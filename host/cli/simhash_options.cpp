@@ -69,9 +69,7 @@ SimHashConfig read_simhash_options(const cxxopts::ParseResult& r) {
 }
 
 void refuse_score_options(const cxxopts::ParseResult& r, const std::string& why) {
-  for (const char* name : {"meta-field", "meta-weight", "min-score"}) {
-    if (r.count(name)) throw usage_error(std::string("--") + name + " " + why);
-  }
+  refuse_options(r, {"meta-field", "meta-weight", "min-score"}, why);
 }
 
 }  // namespace gpudedup::cli

@@ -59,15 +59,8 @@ uint64_t parse_u64(const std::string& v, const std::string& path, const std::str
 }  // namespace
 
 IndexParams IndexParams::from_config(const Config& c, const LshParams& lsh) {
-  const SketchHeader h = SketchHeader::from_config(c);
   IndexParams p;
-  p.num_perm = h.num_perm;
-  p.seed = h.seed;
-  p.shingle = h.shingle;
-  p.ngram = h.ngram;
-  p.remove_stop_words = h.remove_stop_words;
-  p.stop_word_anchored = h.stop_word_anchored;
-  p.stop_words_hash = h.stop_words_hash;
+  static_cast<SketchHeader&>(p) = SketchHeader::from_config(c);
   p.bands = lsh.bands;
   p.rows = lsh.rows;
   p.threshold = c.lsh.threshold;

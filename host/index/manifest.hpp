@@ -8,6 +8,7 @@
 
 #include "gpudedup/config.hpp"
 #include "gpudedup/lsh.hpp"
+#include "gpudedup/sketch_file.hpp"
 
 namespace gpudedup::detail {
 
@@ -15,15 +16,10 @@ constexpr const char* manifest_name = "MANIFEST";
 constexpr const char* stop_words_name = "STOPWORDS";
 constexpr uint32_t index_format_version = 1;
 
-/// What signatures and band keys depend on, plus the default verification settings.
-struct IndexParams {
-  uint32_t num_perm = 0;
-  uint64_t seed = 0;
-  ShingleKind shingle = ShingleKind::chars;
-  uint32_t ngram = 0;
-  bool remove_stop_words = false;
-  bool stop_word_anchored = false;
-  uint64_t stop_words_hash = 0;
+/// What signatures and band keys depend on (the sketch file's header fields, whose
+/// `version` and `documents` the index does not use), plus the default verification
+/// settings.
+struct IndexParams : SketchHeader {
   uint32_t bands = 0;
   uint32_t rows = 0;
   double threshold = 0;
