@@ -14,7 +14,7 @@
 #include <string>
 
 #include "gpudedup/engine.hpp"
-#include "host/cpu/exact_join.hpp"
+#include "host/exact/exact_join.hpp"
 
 using namespace gpudedup;
 

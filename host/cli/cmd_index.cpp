@@ -10,7 +10,7 @@
 #include "gpudedup/io.hpp"
 #include "host/cli/command.hpp"
 #include "host/cli/options.hpp"
-#include "host/result_writers.hpp"
+#include "host/io/result_writers.hpp"
 
 namespace gpudedup::cli {
 namespace {

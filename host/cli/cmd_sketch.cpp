@@ -10,7 +10,7 @@
 #include "host/cli/command.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/simhash_options.hpp"
-#include "host/result_writers.hpp"
+#include "host/io/result_writers.hpp"
 
 namespace gpudedup::cli {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // Band-key probes: for every (document, band) key of a query batch, the run of that key in
 // one segment's sorted band table. On the CPU through the segment's fences; on the GPU
-// (kernels/index_probe.cu) against device copies of the band tables.
+// (kernels/index/index_probe.cu) against device copies of the band tables.
 #include <cstdint>
 #include <memory>
 #include <vector>

@@ -18,7 +18,7 @@
 #include <mutex>
 
 #include "gpudedup/errors.hpp"
-#include "host/backend.hpp"
+#include "host/minhash/compute_backend.hpp"
 #include "host/index/batch_matcher.hpp"
 #include "host/index/bucket_probe.hpp"
 #include "host/index/durable_file.hpp"

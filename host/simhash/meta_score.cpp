@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "gpudedup/detail/minhash.hpp"
-#include "host/shingling.hpp"
+#include "host/shingle/shingling.hpp"
 #include "host/simhash/simhash_detail.hpp"
 
 namespace gpudedup {

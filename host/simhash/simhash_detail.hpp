@@ -7,7 +7,7 @@
 #include "gpudedup/detail/simhash.hpp"
 #include "gpudedup/document_batch.hpp"
 #include "gpudedup/simhash.hpp"
-#include "host/shingling.hpp"
+#include "host/shingle/shingling.hpp"
 
 namespace gpudedup::detail {
 

@@ -6,9 +6,9 @@
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/simhash.hpp"
-#include "host/backend.hpp"
+#include "host/minhash/compute_backend.hpp"
 #include "host/simhash/simhash_detail.hpp"
-#include "host/union_find.hpp"
+#include "host/core/union_find.hpp"
 
 namespace gpudedup {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/eval.hpp"
-#include "host/union_find.hpp"
+#include "host/core/union_find.hpp"
 
 namespace gpudedup {
 namespace {

@@ -42,7 +42,7 @@ GD_HD bool char_shingle_at(const uint8_t* s, size_t n, size_t p, uint32_t k, siz
 
 /// Calls f(hash) for every char shingle of the normalized text s[0, n), in order. One
 /// pass with a ring of the last k+1 code-point starts; it gives exactly the shingles
-/// char_shingle_at finds at each code-point start (tests/shingle_test.cpp checks it).
+/// char_shingle_at finds at each code-point start (tests/shingle/shingle_test.cpp checks it).
 template <class F>
 GD_HD void for_each_char_shingle(const uint8_t* s, size_t n, uint32_t k, F&& f) {
   if (n == 0) return;

@@ -1,0 +1,49 @@
+#pragma once
+// What the Bloom all-pairs searches share: the non-empty filters sorted by popcount (so
+// tiles that cannot reach the threshold are skipped), and the CUDA entry point
+// (kernels/bloom/bloom_pairs.cu; host/bloom/bloom_no_cuda.cpp in a CPU-only build).
+#include <cstdint>
+#include <vector>
+
+#include "gpudedup/bloom.hpp"
+
+namespace gpudedup::detail {
+
+/// Documents per tile side of both searches: 64 x 64 pairs per tile (the CUDA block's
+/// tile; on the CPU 64 filters of up to 8 KB stay in L2 while a row tile is swept).
+constexpr uint32_t bloom_tile = 64;
+
+/// The non-empty filters in (popcount, document) order, copied contiguously.
+struct SortedFilters {
+  uint32_t words = 0;
+  std::vector<uint32_t> doc;  ///< document number of sorted position p
+  std::vector<uint32_t> pop;  ///< popcount, ascending
+  PodBuffer<uint64_t> bits;   ///< words per filter, in sorted order
+  size_t size() const { return doc.size(); }
+  const uint64_t* row(size_t p) const { return bits.data() + p * words; }
+};
+SortedFilters sort_by_popcount(const BloomFilters& f);
+
+/// Whether tile pair (ti, tj), ti < tj, can hold a passing pair: the largest popcount of
+/// row tile ti against the smallest of column tile tj (later column tiles only grow).
+bool bloom_tiles_may_pass(const SortedFilters& s, BloomMeasure m, double t, size_t ti, size_t tj);
+
+/// Turns pairs of sorted positions into document pairs a < b, sorted by (a, b).
+void to_document_pairs(const SortedFilters& s, std::vector<BloomPair>& pairs);
+
+/// out[c] = |x AND cols[c]| for `count` consecutive filters of `words` words
+/// (host/bloom/bloom_row_dots.cpp: AVX2, popcnt or portable, chosen at first use).
+void bloom_row_dots(const uint64_t* x, const uint64_t* cols, size_t count, uint32_t words, uint32_t* out);
+
+/// The CPU tiled search. forest_only: keep only a superset of the pairs a union-find
+/// taking them in (a, b) order would use (each row tile's pairs thinned to a spanning
+/// forest), which bounds memory when nearly every pair passes. `passed`, when given,
+/// receives the number of passing pairs before thinning. Sorted by (a, b).
+std::vector<BloomPair> bloom_cpu_pairs(const BloomFilters& f, BloomMeasure m, double t, int threads, bool forest_only,
+                                       uint64_t* passed);
+
+/// The CUDA tiled popcount search: pairs of sorted positions that reach t, any order.
+/// @throws usage_error in a build without CUDA.
+std::vector<BloomPair> bloom_sorted_pairs_cuda(const SortedFilters& s, BloomMeasure m, double t, int device);
+
+}  // namespace gpudedup::detail

@@ -1,0 +1,140 @@
+// The Bloom engine: shingle sets (sampled when asked) become m-bit filters on the host;
+// finish() searches all pairs (CPU tiles or the CUDA popcount kernel) or, above the
+// all-pairs limit, bit-sampling LSH, and clusters the passing pairs.
+#include <omp.h>
+
+#include <chrono>
+
+#include "gpudedup/bloom.hpp"
+#include "gpudedup/detail/bloom.hpp"
+#include "gpudedup/errors.hpp"
+#include "host/minhash/compute_backend.hpp"
+#include "host/bloom/bloom_detail.hpp"
+#include "host/shingle/shingling.hpp"
+#include "host/core/union_find.hpp"
+
+namespace gpudedup {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+struct BloomEngine::Impl {
+  Config config;
+  detail::ShingleSpec shingles;
+  Backend backend = Backend::cpu;
+  BloomFilters corpus;
+  StageSeconds seconds;
+
+  /// Filters of a batch into out (words per filter already set).
+  void build(const DocumentBatch& batch, uint64_t* bits, uint32_t* popcounts) const {
+    const uint32_t W = config.bloom.bits / 64, h = config.bloom.hashes, m = config.bloom.bits;
+    const int threads = config.threads > 0 ? config.threads : omp_get_max_threads();
+    const int64_t n = int64_t(batch.size());
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<uint8_t> scratch;
+      std::vector<uint64_t> set;
+#pragma omp for schedule(dynamic, 16)
+      for (int64_t d = 0; d < n; ++d) {
+        detail::shingle_set(shingles, batch.text(size_t(d)), scratch, set);
+        uint64_t* row = bits + size_t(d) * W;
+        std::fill(row, row + W, 0);
+        for (uint64_t x : set) detail::bloom_insert(row, x, h, m);
+        uint32_t pop = 0;
+        for (uint32_t w = 0; w < W; ++w) pop += detail::popcount64(row[w]);
+        popcounts[d] = pop;
+      }
+    }
+  }
+
+  /// Passing pairs sorted by (a, b); *passed counts them all, even where the CPU search
+  /// kept only those the clustering can use (Config::all_pairs off).
+  std::vector<BloomPair> search(uint64_t nonempty, uint64_t* candidates, uint64_t* passed) const {
+    const auto& b = config.bloom;
+    const double t = config.lsh.threshold;
+    std::vector<BloomPair> pairs;
+    if (nonempty > b.all_pairs_limit) {
+      pairs = bloom_lsh_pairs(corpus, b.measure, t, b.lsh_bits, b.lsh_tables, config.minhash.seed, config.threads,
+                              candidates);
+      *passed = pairs.size();
+      return pairs;
+    }
+    *candidates = nonempty * (nonempty - (nonempty > 0)) / 2;  // every pair is considered
+    if (backend == Backend::cpu) return detail::bloom_cpu_pairs(corpus, b.measure, t, config.threads, !config.all_pairs, passed);
+    const detail::SortedFilters sorted = detail::sort_by_popcount(corpus);
+    pairs = detail::bloom_sorted_pairs_cuda(sorted, b.measure, t, config.device);
+    detail::to_document_pairs(sorted, pairs);
+    *passed = pairs.size();
+    return pairs;
+  }
+};
+
+BloomEngine::BloomEngine(const Config& config) : impl_(std::make_unique<Impl>()) {
+  auto& s = *impl_;
+  s.config = config;
+  s.config.method = Method::bloom;
+  s.config.validate();
+  s.shingles = detail::make_shingle_spec(config.shingle);
+  detail::set_sampling(s.shingles, config.sampling, config.minhash.seed);
+  s.corpus.words = config.bloom.bits / 64;
+  s.backend = detail::resolve_backend(config.backend);
+}
+
+BloomEngine::~BloomEngine() = default;
+BloomEngine::BloomEngine(BloomEngine&&) noexcept = default;
+BloomEngine& BloomEngine::operator=(BloomEngine&&) noexcept = default;
+
+Backend BloomEngine::backend() const { return impl_->backend; }
+uint64_t BloomEngine::size() const { return impl_->corpus.size(); }
+const BloomFilters& BloomEngine::corpus_filters() const { return impl_->corpus; }
+
+BloomFilters BloomEngine::filters(const DocumentBatch& batch) const {
+  BloomFilters f;
+  f.words = impl_->corpus.words;
+  f.bits.resize(batch.size() * size_t(f.words));
+  f.popcount.resize(batch.size());
+  impl_->build(batch, f.bits.data(), f.popcount.data());
+  return f;
+}
+
+uint64_t BloomEngine::add(const DocumentBatch& batch) {
+  auto& s = *impl_;
+  const uint64_t first = size();
+  if (first + batch.size() >= UINT32_MAX) {
+    throw data_error("more than 4294967294 documents in one run: split the input into several runs");
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  s.corpus.bits.resize((first + batch.size()) * s.corpus.words);
+  s.corpus.popcount.resize(first + batch.size());
+  s.build(batch, s.corpus.bits.data() + first * s.corpus.words, s.corpus.popcount.data() + first);
+  s.seconds.sketch += seconds_since(t0);
+  return first;
+}
+
+DedupResult BloomEngine::finish() {
+  auto& s = *impl_;
+  DedupResult r;
+  r.documents = size();
+  for (uint32_t p : s.corpus.popcount) r.empty += p == 0;
+  auto t0 = std::chrono::steady_clock::now();
+  const std::vector<BloomPair> found = s.search(r.documents - r.empty, &r.candidate_pairs, &r.verified_pairs);
+  s.seconds.candidates += seconds_since(t0);
+
+  t0 = std::chrono::steady_clock::now();
+  detail::UnionFind uf(r.documents);
+  const auto& pop = s.corpus.popcount;
+  for (const auto& p : found) {
+    if (!uf.unite(p.a, p.b) && !s.config.all_pairs) continue;
+    r.pairs.push_back({p.a, p.b, detail::bloom_similarity(s.config.bloom.measure, p.dot, pop[p.a], pop[p.b])});
+  }
+  detail::label_clusters(uf, r.documents, r);
+  s.seconds.cluster += seconds_since(t0);
+  r.seconds = s.seconds;
+  return r;
+}
+
+}  // namespace gpudedup

@@ -1,0 +1,72 @@
+#include "host/io/result_writers.hpp"
+
+#include <cstdio>
+
+#include "host/io/json_text.hpp"
+
+namespace gpudedup::detail {
+
+void write_tsv_field(std::ostream& out, std::string_view s) {
+  for (char c : s) {
+    switch (c) {
+      case '\t': out << "\\t"; break;
+      case '\n': out << "\\n"; break;
+      case '\r': out << "\\r"; break;
+      case '\\': out << "\\\\"; break;
+      default: out.put(c);
+    }
+  }
+}
+
+void write_removed(std::ostream& out, const DedupResult& r, const IdTable& ids) {
+  for (size_t d = 0; d < r.representative.size(); ++d) {
+    if (r.representative[d] == d) continue;
+    write_tsv_field(out, ids[d]);
+    out.put('\t');
+    write_tsv_field(out, ids[r.representative[d]]);
+    out.put('\n');
+  }
+}
+
+void write_pairs(std::ostream& out, const DedupResult& r, const IdTable& ids,
+                 const std::vector<uint8_t>* distances) {
+  char num[32];
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    const auto& p = r.pairs[i];
+    write_tsv_field(out, ids[p.a]);
+    out.put('\t');
+    write_tsv_field(out, ids[p.b]);
+    if (distances) {
+      std::snprintf(num, sizeof num, "\t%u\n", unsigned((*distances)[i]));
+    } else {
+      std::snprintf(num, sizeof num, "\t%.6f\n", p.similarity);
+    }
+    out << num;
+  }
+}
+
+void write_clusters(std::ostream& out, const DedupResult& r, const IdTable& ids) {
+  const size_t n = r.representative.size();
+  // Counting sort of documents by representative keeps members in input order.
+  std::vector<uint32_t> count(n + 1, 0);
+  for (uint32_t rep : r.representative) ++count[rep + 1];
+  for (size_t i = 0; i < n; ++i) count[i + 1] += count[i];
+  std::vector<uint32_t> start(count.begin(), count.end() - 1);
+  std::vector<uint32_t> members(n);
+  for (uint32_t d = 0; d < n; ++d) members[start[r.representative[d]]++] = d;
+  uint64_t cluster = 0;
+  for (uint32_t rep = 0; rep < n; ++rep) {
+    const uint32_t lo = count[rep], hi = count[rep + 1];
+    if (hi - lo < 2) continue;
+    out << "{\"cluster\": " << cluster++ << ", \"representative\": ";
+    write_json_string(out, ids[rep]);
+    out << ", \"members\": [";
+    for (uint32_t k = lo; k < hi; ++k) {
+      if (k > lo) out << ", ";
+      write_json_string(out, ids[members[k]]);
+    }
+    out << "]}\n";
+  }
+}
+
+}  // namespace gpudedup::detail

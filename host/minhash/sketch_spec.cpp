@@ -1,0 +1,42 @@
+#include "gpudedup/detail/minhash.hpp"
+#include "gpudedup/detail/sampling.hpp"
+#include "gpudedup/detail/similarity.hpp"
+#include "host/minhash/compute_backend.hpp"
+
+namespace gpudedup::detail {
+
+SketchSpec make_sketch_spec(const Config& config) {
+  SketchSpec spec;
+  spec.config = config;
+  spec.shingles = make_shingle_spec(config.shingle);
+  set_sampling(spec.shingles, config.sampling, config.minhash.seed);
+  spec.perm_a.resize(config.minhash.num_perm);
+  spec.perm_b.resize(config.minhash.num_perm);
+  make_permutations(config.minhash.seed, config.minhash.num_perm, spec.perm_a.data(), spec.perm_b.data());
+  return spec;
+}
+
+double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_t a, uint32_t b) {
+  const auto& sizes = *corpus.set_sizes;
+  const bool containment = spec.config.similarity == Similarity::containment;
+  if (spec.config.verify == VerifyMode::exact && corpus.sets) {
+    const ShingleSets& sets = *corpus.sets;
+    const SampleKind sample = spec.config.sampling.kind;
+    if (sample == SampleKind::minwise || sample == SampleKind::mins) {
+      // Bottom-s samples: Broder's estimators, not the similarity of the samples.
+      const uint64_t s = spec.config.sampling.size;
+      return containment ? bottom_s_containment(sets.set(a), sets.set_size(a), sets.set(b), sets.set_size(b), s)
+                         : bottom_s_resemblance(sets.set(a), sets.set_size(a), sets.set(b), sets.set_size(b), s);
+    }
+    // Full sets, or MOD_m samples: for those the similarity of the samples is Broder's
+    // estimator (a uniform sample of A u B, of A n B, of A).
+    const uint64_t inter = intersection_size(sets.set(a), sets.set_size(a), sets.set(b), sets.set_size(b));
+    return containment ? containment_from_intersection(inter, sizes[a], sizes[b])
+                       : jaccard_from_intersection(inter, sizes[a], sizes[b]);
+  }
+  const Signatures& sigs = *corpus.signatures;
+  const double j = estimated_jaccard(sigs.row(a), sigs.row(b), sigs.num_perm);
+  return containment ? containment_from_jaccard(j, sizes[a], sizes[b]) : j;
+}
+
+}  // namespace gpudedup::detail

@@ -1,0 +1,189 @@
+#include "host/shingle/shingling.hpp"
+
+#include <algorithm>
+#include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "gpudedup/detail/minhash.hpp"
+#include "gpudedup/detail/normalize.hpp"
+#include "gpudedup/detail/sampling.hpp"
+
+namespace gpudedup::detail {
+
+word_shingle_params ShingleSpec::word_params() const {
+  word_shingle_params wp;
+  wp.k = k;
+  wp.stop_words = stop_word_hashes.data();
+  wp.stop_word_count = stop_word_hashes.size();
+  wp.remove_stop_words = remove_stop_words;
+  wp.anchored = anchored;
+  return wp;
+}
+
+const std::vector<std::string>& default_stop_words() {
+  // A short list of the most frequent English function words (as in MMDS 3.2.4's
+  // stop-word shingles); users pass their own with --stopwords.
+  static const std::vector<std::string> words = {
+      "a",     "about", "after", "all",   "also",  "an",    "and",   "any",   "are",
+      "as",    "at",    "be",    "been",  "but",   "by",    "can",   "could", "did",
+      "do",    "for",   "from",  "had",   "has",   "have",  "he",    "her",   "his",
+      "i",     "if",    "in",    "into",  "is",    "it",    "its",   "may",   "more",
+      "no",    "not",   "of",    "on",    "one",   "or",    "other", "our",   "she",
+      "so",    "some",  "such",  "than",  "that",  "the",   "their", "them",  "then",
+      "there", "these", "they",  "this",  "to",    "up",    "was",   "we",    "were",
+      "what",  "when",  "which", "who",   "will",  "with",  "would", "you",   "your"};
+  return words;
+}
+
+ShingleSpec make_shingle_spec(const ShingleConfig& config) {
+  ShingleSpec spec;
+  spec.kind = config.kind;
+  spec.k = config.ngram;
+  spec.remove_stop_words = config.remove_stop_words;
+  spec.anchored = config.stop_word_anchored;
+  const auto& words = config.stop_words.empty() && config.stop_word_anchored
+                          ? default_stop_words()
+                          : config.stop_words;
+  std::vector<uint8_t> buf;
+  for (const auto& w : words) {
+    buf.assign(w.begin(), w.end());
+    const size_t n = normalize_text(buf.data(), buf.size(), buf.data());
+    // A stop-word entry is one token; entries that normalize to nothing are ignored.
+    for_each_token(buf.data(), n, [&](size_t b, size_t e) {
+      spec.stop_word_hashes.push_back(token_hash(buf.data(), b, e));
+    });
+  }
+  std::sort(spec.stop_word_hashes.begin(), spec.stop_word_hashes.end());
+  spec.stop_word_hashes.erase(std::unique(spec.stop_word_hashes.begin(), spec.stop_word_hashes.end()),
+                              spec.stop_word_hashes.end());
+  return spec;
+}
+
+size_t normalize_text_fast(const uint8_t* in, size_t n, uint8_t* out) {
+  size_t o = 0, i = 0;
+  bool pending_space = false;
+#if defined(__SSE2__)
+  // 16 bytes at a time while they are ASCII with no white space but single spaces: then
+  // the output is the input lowercased, spaces included, which is what the scalar rule
+  // gives as long as no space is leading, doubled, or follows a pending space. A space
+  // in the last byte stays pending (the text may end there). Any other chunk takes the
+  // scalar steps until the position has passed it.
+  const __m128i ctl_lo = _mm_set1_epi8(0x08), ctl_hi = _mm_set1_epi8(0x0E), space = _mm_set1_epi8(0x20);
+  const __m128i up_lo = _mm_set1_epi8('A' - 1), up_hi = _mm_set1_epi8('Z' + 1);
+  while (i + 16 <= n) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    const unsigned high = unsigned(_mm_movemask_epi8(x));  // bytes >= 0x80
+    const unsigned ctl = unsigned(_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(x, ctl_lo), _mm_cmpgt_epi8(ctl_hi, x))));
+    const unsigned sp = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(x, space)));
+    const bool space_first_ok = !(sp & 1) || (!pending_space && o > 0);
+    if ((high | ctl) == 0 && (sp & (sp >> 1)) == 0 && space_first_ok) {
+      if (pending_space) out[o++] = 0x20;  // byte 0 is not a space here
+      const __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(x, up_lo), _mm_cmpgt_epi8(up_hi, x));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + o), _mm_add_epi8(x, _mm_and_si128(upper, space)));
+      pending_space = (sp >> 15) & 1;
+      o += pending_space ? 15 : 16;
+      i += 16;
+      continue;
+    }
+    const size_t end = i + 16;
+    while (i < end) i = normalize_step(in, n, i, out, o, pending_space);
+  }
+#endif
+  while (i < n) i = normalize_step(in, n, i, out, o, pending_space);
+  return o;
+}
+
+size_t normalize_into(std::string_view text, std::vector<uint8_t>& scratch) {
+  // 16 bytes of slack: the vector path stores whole chunks.
+  if (scratch.size() < text.size() + 16) scratch.resize(text.size() + 16);
+  return normalize_text_fast(reinterpret_cast<const uint8_t*>(text.data()), text.size(), scratch.data());
+}
+
+void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uint8_t>& scratch,
+                 std::vector<uint64_t>& out) {
+  out.clear();
+  const size_t n = normalize_into(text, scratch);
+  for_each_shingle(spec, scratch.data(), n, [&](uint64_t h) { out.push_back(h); });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  if (spec.sample != SampleKind::none) sample_set(spec, out);
+}
+
+void set_sampling(ShingleSpec& spec, const SamplingConfig& sampling, uint64_t seed) {
+  spec.sample = sampling.kind;
+  spec.sample_size = sampling.size;
+  spec.sample_mod = sampling.mod ? sampling.mod : 1;
+  // A stream apart from the MinHash permutations of the same seed.
+  uint64_t state = seed ^ 0x73616d706c652d31ULL;  // "sample-1"
+  spec.sample_a = splitmix64_next(state) | 1ULL;
+  spec.sample_b = splitmix64_next(state);
+}
+
+void sample_set(const ShingleSpec& spec, std::vector<uint64_t>& set) {
+  switch (spec.sample) {
+    case SampleKind::none: return;
+    case SampleKind::modm:
+      set.erase(std::remove_if(set.begin(), set.end(), [&](uint64_t h) { return !modm_keeps(h, spec.sample_mod); }),
+                set.end());
+      return;
+    case SampleKind::minwise:
+      for (auto& h : set) h = minwise_permute(h, spec.sample_a, spec.sample_b);
+      std::sort(set.begin(), set.end());
+      break;
+    case SampleKind::mins: break;  // already sorted by hash
+  }
+  if (set.size() > spec.sample_size) set.resize(spec.sample_size);
+}
+
+size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, ShingleScratch& scratch,
+                             std::vector<uint32_t>& keys) {
+  keys.clear();
+  const size_t n = normalize_into(text, scratch.text);
+  if (n == 0) return 0;
+  // A text of n bytes has at most n shingles (one per code-point start). The table keeps
+  // its load at or below 1/2 so probes stay short, and grows with the distinct shingles
+  // rather than being sized for n up front: a 9 MB document of repeated text must not
+  // cost a 256 MB table. Slot value 0 means empty; the hash 0 is tracked on the side.
+  size_t slots = 16;
+  while (slots < 2 * n && slots < (size_t(1) << 15)) slots *= 2;
+  auto& table = scratch.table;
+  if (table.size() < slots) table.resize(slots);
+  std::fill(table.begin(), table.begin() + ptrdiff_t(slots), uint64_t(0));
+  size_t mask = slots - 1, stored = 0;
+  auto place = [&](uint64_t h) -> bool {  // true when h was not there yet
+    for (size_t i = size_t(h) & mask;; i = (i + 1) & mask) {
+      const uint64_t v = table[i];
+      if (v == h) return false;
+      if (v == 0) {
+        table[i] = h;
+        return true;
+      }
+    }
+  };
+  bool zero_seen = false;
+  keys.reserve(std::min(n, size_t(1) << 16));
+  for_each_shingle(spec, scratch.text.data(), n, [&](uint64_t h) {
+    if (h == 0) {
+      if (!zero_seen) keys.push_back(fold_key(0));
+      zero_seen = true;
+      return;
+    }
+    if (!place(h)) return;
+    keys.push_back(fold_key(h));
+    if (++stored * 2 <= slots) return;
+    // Double the table and re-place what it holds (the keys' order is unchanged).
+    std::vector<uint64_t> old(table.begin(), table.begin() + ptrdiff_t(slots));
+    slots *= 2;
+    mask = slots - 1;
+    if (table.size() < slots) table.resize(slots);
+    std::fill(table.begin(), table.begin() + ptrdiff_t(slots), uint64_t(0));
+    for (uint64_t v : old)
+      if (v) place(v);
+  });
+  return keys.size();
+}
+
+}  // namespace gpudedup::detail

@@ -1,0 +1,126 @@
+// Band-key probes of the index on the GPU: each segment's band tables are copied to the
+// device once (from the host mapping, every block checksum-verified on the way), then a
+// thread per (document, band) finds the run of its key by binary search. Only the runs
+// (position, length) come back; the host reads the documents and verifies candidates.
+#include <cuda_runtime.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gpudedup/detail/sorted_run.hpp"
+#include "gpudedup/engine.hpp"
+#include "host/minhash/compute_backend.hpp"
+#include "host/index/bucket_probe.hpp"
+#include "host/index/segment_reader.hpp"
+#include "kernels/device/device_buffer.cuh"
+
+namespace gpudedup::detail {
+namespace {
+
+__global__ void probe_runs(const uint64_t* __restrict__ tables, uint64_t entries, uint32_t bands,
+                           const uint64_t* __restrict__ keys, uint64_t total, uint32_t limit,
+                           uint64_t* __restrict__ pos, uint32_t* __restrict__ count) {
+  const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= total) return;
+  const uint32_t band = uint32_t(i % bands);
+  const uint64_t* table = tables + uint64_t(band) * entries;
+  const uint64_t key = keys[i];
+  const uint64_t p = lower_bound_u64(table, 0, entries, key);
+  pos[i] = p;
+  count[i] = limit ? run_length(table, entries, p, key, limit) : 0;
+}
+
+class CudaBucketProbe : public BucketProbe {
+ public:
+  CudaBucketProbe(int device, int threads) : device_(device), cpu_fallback_(make_cpu_bucket_probe(threads)) {
+    GD_CUDA_TRY(cudaSetDevice(device_));
+    GD_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  }
+  ~CudaBucketProbe() override {
+    tables_.clear();
+    cudaStreamDestroy(stream_);
+  }
+
+  void probe(const Segment& seg, const uint64_t* keys, uint64_t n, uint32_t bands, uint32_t limit,
+             BucketRange* out) override {
+    const uint64_t total = n * bands;
+    if (total == 0) return;
+    GD_CUDA_TRY(cudaSetDevice(device_));
+    try {
+      probe_on_device(seg, keys, total, bands, limit, out);
+    } catch (const device_out_of_memory&) {
+      // The tables do not fit next to the others (or the batch's buffers do not): drop
+      // the cached tables of other segments and answer this segment on the CPU.
+      retain({&seg});
+      cpu_fallback_->probe(seg, keys, n, bands, limit, out);
+    }
+  }
+
+  void retain(const std::vector<const Segment*>& live) override {
+    cudaSetDevice(device_);
+    std::map<std::string, device_buffer<uint64_t>> kept;
+    for (const Segment* s : live) {
+      auto it = tables_.find(name_of(*s));
+      if (it != tables_.end()) kept.emplace(it->first, std::move(it->second));
+    }
+    tables_.swap(kept);
+  }
+
+ private:
+  void probe_on_device(const Segment& seg, const uint64_t* keys, uint64_t total, uint32_t bands, uint32_t limit,
+                       BucketRange* out) {
+    // The batch's buffers first: a failed table upload then leaves nothing half-made.
+    device_buffer<uint64_t> d_keys(total, stream_), d_pos(total, stream_);
+    device_buffer<uint32_t> d_count(total, stream_);
+    GD_CUDA_TRY(cudaMemcpyAsync(d_keys.data(), keys, total * 8, cudaMemcpyHostToDevice, stream_));
+    const unsigned threads = 256;
+    const unsigned blocks = unsigned((total + threads - 1) / threads);
+    const device_buffer<uint64_t>* table = &upload(seg, bands);
+    probe_runs<<<blocks, threads, 0, stream_>>>(table->data(), seg.header().band_entries, bands, d_keys.data(),
+                                                total, limit, d_pos.data(), d_count.data());
+    GD_CUDA_CHECK_LAUNCH();
+    std::vector<uint64_t> pos(total);
+    std::vector<uint32_t> count(total);
+    GD_CUDA_TRY(cudaMemcpyAsync(pos.data(), d_pos.data(), total * 8, cudaMemcpyDeviceToHost, stream_));
+    GD_CUDA_TRY(cudaMemcpyAsync(count.data(), d_count.data(), total * 4, cudaMemcpyDeviceToHost, stream_));
+    GD_CUDA_TRY(cudaStreamSynchronize(stream_));
+    for (uint64_t i = 0; i < total; ++i) out[i] = {pos[i], count[i]};
+  }
+
+  static std::string name_of(const Segment& s) {
+    return s.path() + "#" + std::to_string(s.header().header_checksum);
+  }
+
+  const device_buffer<uint64_t>& upload(const Segment& seg, uint32_t bands) {
+    const std::string name = name_of(seg);
+    auto it = tables_.find(name);
+    if (it != tables_.end()) return it->second;
+    const uint64_t entries = seg.header().band_entries;
+    device_buffer<uint64_t> d(uint64_t(bands) * entries, stream_);
+    for (uint32_t b = 0; b < bands; ++b) {
+      // band_keys() verifies the band's blocks before the copy.
+      GD_CUDA_TRY(cudaMemcpyAsync(d.data() + uint64_t(b) * entries, seg.band_keys(b), entries * 8,
+                                  cudaMemcpyHostToDevice, stream_));
+    }
+    GD_CUDA_TRY(cudaStreamSynchronize(stream_));
+    return tables_.emplace(name, std::move(d)).first->second;
+  }
+
+  int device_;
+  cudaStream_t stream_ = nullptr;
+  std::map<std::string, device_buffer<uint64_t>> tables_;
+  std::unique_ptr<BucketProbe> cpu_fallback_;
+};
+
+}  // namespace
+
+std::unique_ptr<BucketProbe> make_cuda_bucket_probe(int device, int threads) {
+  if (!cuda_device_available()) {
+    throw usage_error("--backend cuda: no CUDA device can be used (" + cuda_status().reason +
+                      "); use --backend cpu or auto");
+  }
+  return std::make_unique<CudaBucketProbe>(device, threads);
+}
+
+}  // namespace gpudedup::detail

@@ -1,0 +1,489 @@
+// The CUDA ComputeBackend: wires kernels/minhash/minhash.cu and kernels/minhash/lsh.cu to the engine.
+//
+// Streams and copies. The backend owns one non-blocking stream; every copy, kernel,
+// allocation (cudaMallocAsync) and free is ordered on it, so no event juggling is
+// needed and nothing calls cudaDeviceSynchronize. A batch is cut into sub-batches that
+// fit the device; their text goes through two pinned staging buffers: while the device
+// sketches sub-batch i from slot i % 2, the host copies sub-batch i + 1 into the other
+// slot (that slot's previous upload finished at the synchronization that ended
+// sub-batch i - 1).
+//
+// Memory. Sub-batches are sized from the free device memory; if an allocation still
+// fails, the sub-batch is split in halves, recursively; a single document that does not
+// fit is sketched by the CPU backend (same functions, same result). The corpus
+// (signatures, set sizes, numbers of the non-empty documents) is uploaded once for the
+// band passes and cached, keyed by the Signatures object, its size and P; when it does
+// not fit, or a band's buffers do not fit, the band runs on the CPU backend.
+//
+// Verification. Estimate (and none) verification runs on the device; exact
+// verification needs the shingle sets, which stay on the host: the device finds the
+// candidates and the host verifies them with pair_similarity(), as the CPU does.
+//
+// `skip`. The CPU backend leaves out pairs whose two documents are already in one
+// cluster (skip(a, b) true); this backend verifies every candidate. The engine's result
+// is the same: band_pairs() does not touch the union-find, so a pair skipped by the CPU
+// was already joined before this band; the engine's cluster() then calls unite(a, b),
+// which returns false for it, so the pair is neither recorded nor changes any root.
+// skip(a, b) is only ever true when Config::all_pairs is off, the only case in which
+// the engine records just the pairs that joined two clusters. Candidate counts are equal
+// because both count every candidate, skipped or not. The exact path, which verifies
+// on the host, consults skip exactly like the CPU.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gpudedup/errors.hpp"
+#include "host/minhash/compute_backend.hpp"
+#include "kernels/device/device_buffer.cuh"
+#include "kernels/minhash/lsh.cuh"
+#include "kernels/minhash/minhash.cuh"
+
+namespace gpudedup::detail {
+namespace {
+
+/// Device bytes one sub-batch may plan for: half the free memory (the other half is for
+/// the cached corpus, CUB's temporaries and other users of the GPU), at most 12 GiB (about
+/// 256 MB of text: large enough to fill an H100, small enough to keep the two pinned
+/// staging buffers modest) and at least 64 MiB.
+constexpr size_t max_sub_batch_device_bytes = size_t(12) << 30;
+constexpr size_t min_sub_batch_device_bytes = size_t(64) << 20;
+/// Per-document device bytes besides the signature row: offsets, lengths, counts, items.
+constexpr size_t per_document_device_bytes = 64;
+/// Candidate pairs decoded and verified per chunk: 4 Mi pairs take ~90 MB of scratch
+/// (pair, flag, selected pair), so a band of any size streams through bounded memory.
+constexpr size_t pair_chunk = size_t(1) << 22;
+
+class CudaBackend final : public ComputeBackend {
+ public:
+  explicit CudaBackend(const SketchSpec& spec) : spec_(spec), device_(spec.config.device) {
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+      cudaGetLastError();
+      throw usage_error(std::string("--backend cuda: no usable CUDA device (") +
+                        (err != cudaSuccess ? cudaGetErrorString(err) : "none found") +
+                        "); use --backend cpu or auto");
+    }
+    if (device_ < 0 || device_ >= count) {
+      throw usage_error("--device " + std::to_string(device_) + ": this machine has " + std::to_string(count) +
+                        " CUDA device(s), numbered 0.." + std::to_string(count - 1));
+    }
+    GD_EXPECTS(spec.config.minhash.num_perm <= 4096, "--num-perm must be at most 4096 on the CUDA backend");
+    GD_CUDA_TRY(cudaSetDevice(device_));
+    GD_CUDA_TRY(cudaStreamCreateWithFlags(&stream_.s, cudaStreamNonBlocking));
+    // Keep freed pool memory for reuse instead of returning it at every synchronization:
+    // every sub-batch and band allocates the same sizes again.
+    cudaMemPool_t pool = nullptr;
+    GD_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device_));
+    uint64_t threshold = UINT64_MAX;
+    GD_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+
+    const cudaStream_t s = stream_.s;
+    const uint32_t P = spec.config.minhash.num_perm;
+    d_perm_a_ = device_buffer<uint64_t>(P, s);
+    d_perm_b_ = device_buffer<uint64_t>(P, s);
+    GD_CUDA_TRY(cudaMemcpyAsync(d_perm_a_.data(), spec_.perm_a.data(), P * sizeof(uint64_t), cudaMemcpyHostToDevice, s));
+    GD_CUDA_TRY(cudaMemcpyAsync(d_perm_b_.data(), spec_.perm_b.data(), P * sizeof(uint64_t), cudaMemcpyHostToDevice, s));
+    const auto& stop = spec_.shingles.stop_word_hashes;
+    d_stop_ = device_buffer<uint64_t>(stop.size(), s);
+    if (!stop.empty()) {
+      GD_CUDA_TRY(cudaMemcpyAsync(d_stop_.data(), stop.data(), stop.size() * sizeof(uint64_t),
+                                  cudaMemcpyHostToDevice, s));
+    }
+    GD_CUDA_TRY(cudaStreamSynchronize(s));  // the host vectors may go before first use
+
+    params_.perm_a = d_perm_a_.data();
+    params_.perm_b = d_perm_b_.data();
+    params_.num_perm = P;
+    params_.kind = spec_.shingles.kind;
+    params_.k = spec_.shingles.k;
+    params_.words = spec_.shingles.word_params();
+    params_.words.stop_words = d_stop_.data();
+
+    size_t free_bytes = 0, total_bytes = 0;
+    GD_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    sub_batch_budget_ = std::clamp(free_bytes / 2, min_sub_batch_device_bytes, max_sub_batch_device_bytes);
+    cpu_ = make_cpu_backend(spec_);
+  }
+
+  void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
+              ShingleSets* sets) override {
+    GD_CUDA_TRY(cudaSetDevice(device_));
+    const size_t n = batch.size();
+    if (n == 0) return;
+    if (spec_.shingles.sample != SampleKind::none) {
+      // Sampled sets (--sample) are drawn on the host; the device still finds and
+      // verifies the candidates. Same functions, same signatures.
+      cpu_->sketch(batch, signatures, set_sizes, sets);
+      return;
+    }
+    for (size_t d = 0; d < n; ++d) {
+      if (batch.offsets[d + 1] - batch.offsets[d] >= UINT32_MAX) {
+        throw data_error("CUDA backend: document " + std::to_string(d) + " of the batch is 4 GiB or longer");
+      }
+    }
+    const Output out{signatures, set_sizes, sets};
+    const std::vector<Range> ranges = plan(batch);
+    stage(batch, ranges[0], 0);
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      const int slot = int(i & 1);
+      InFlight flight;
+      bool queued = true;
+      try {
+        enqueue(ranges[i], slot, sets != nullptr, flight);
+      } catch (const device_out_of_memory&) {
+        queued = false;
+      }
+      if (!queued) {
+        flight = InFlight{};
+        sketch_split(batch, ranges[i], slot, out);
+      }
+      if (i + 1 < ranges.size()) stage(batch, ranges[i + 1], slot ^ 1);  // overlaps the device work
+      if (queued) collect(flight, out);
+    }
+  }
+
+  void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
+                  const std::function<bool(uint32_t, uint32_t)>& skip,
+                  std::vector<ScoredPair>& passed, uint64_t* candidates) override {
+    GD_CUDA_TRY(cudaSetDevice(device_));
+    const size_t old_size = passed.size();
+    try {
+      band_buckets buckets = buckets_on_device(corpus, band, rows);
+      if (spec_.config.verify == VerifyMode::exact) {
+        verify_on_host(corpus, buckets, skip, passed);
+      } else {
+        verify_on_device(buckets, passed);
+      }
+      *candidates += buckets.pairs;
+    } catch (const device_out_of_memory&) {
+      passed.resize(old_size);
+      cpu_->band_pairs(corpus, band, rows, skip, passed, candidates);
+    }
+  }
+
+  void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
+                       std::vector<std::pair<uint32_t, uint32_t>>& out) override {
+    GD_CUDA_TRY(cudaSetDevice(device_));
+    const size_t old_size = out.size();
+    try {
+      band_buckets buckets = buckets_on_device(corpus, band, rows);
+      for_each_candidate_chunk(buckets, [&](const std::vector<uint2>& chunk) {
+        for (const uint2& p : chunk) out.emplace_back(p.x, p.y);
+      });
+    } catch (const device_out_of_memory&) {
+      out.resize(old_size);
+      cpu_->band_candidates(corpus, band, rows, out);
+    }
+  }
+
+ private:
+  struct Range {
+    size_t d0, d1;  ///< documents [d0, d1) of the batch
+  };
+  struct Output {
+    uint32_t* signatures;
+    uint32_t* set_sizes;
+    ShingleSets* sets;
+  };
+  /// A sub-batch queued on the stream and the device memory it uses.
+  struct InFlight {
+    Range range{0, 0};
+    device_buffer<uint8_t> text;
+    device_buffer<uint64_t> offsets;
+    device_buffer<uint2> items;
+    device_sketch_result result;
+  };
+  struct StreamHolder {
+    cudaStream_t s = nullptr;
+    ~StreamHolder() {
+      if (s) {
+        cudaStreamSynchronize(s);
+        cudaStreamDestroy(s);
+      }
+    }
+  };
+
+  /// Consecutive documents whose planned device memory stays within the budget (a
+  /// document above the budget alone; splitting on allocation failure handles the rest).
+  std::vector<Range> plan(const DocumentBatch& batch) const {
+    std::vector<Range> ranges;
+    const size_t row_bytes = size_t(spec_.config.minhash.num_perm) * sizeof(uint32_t) + per_document_device_bytes;
+    size_t start = 0, used = 0;
+    for (size_t d = 0; d < batch.size(); ++d) {
+      const size_t cost = (batch.offsets[d + 1] - batch.offsets[d]) * sketch_bytes_per_text_byte + row_bytes;
+      if (d > start && used + cost > sub_batch_budget_) {
+        ranges.push_back({start, d});
+        start = d;
+        used = 0;
+      }
+      used += cost;
+    }
+    ranges.push_back({start, batch.size()});
+    return ranges;
+  }
+
+  /// Copies a range's text, rebased offsets and MinHash items into pinned slot `slot`.
+  /// The caller guarantees no copy still reads that slot.
+  void stage(const DocumentBatch& batch, Range r, int slot) {
+    Staging& st = staging_[slot];
+    const size_t docs = r.d1 - r.d0;
+    const uint64_t base = batch.offsets[r.d0];
+    const size_t bytes = batch.offsets[r.d1] - base;
+    st.text.reserve(bytes > 0 ? bytes : 1);
+    if (bytes > 0) std::memcpy(st.text.data(), batch.bytes.data() + base, bytes);
+    st.offsets.reserve(docs + 1);
+    for (size_t i = 0; i <= docs; ++i) st.offsets.data()[i] = batch.offsets[r.d0 + i] - base;
+    make_minhash_items(st.offsets.data(), docs, st.item_list);
+    st.items.reserve(st.item_list.size());
+    std::memcpy(st.items.data(), st.item_list.data(), st.item_list.size() * sizeof(uint2));
+    st.bytes = bytes;
+  }
+
+  /// Uploads slot `slot` and queues its sketch. @throws device_out_of_memory.
+  void enqueue(Range r, int slot, bool want_sets, InFlight& f) {
+    Staging& st = staging_[slot];
+    const cudaStream_t s = stream_.s;
+    const size_t docs = r.d1 - r.d0;
+    f.range = r;
+    f.text = device_buffer<uint8_t>(st.bytes, s);
+    f.offsets = device_buffer<uint64_t>(docs + 1, s);
+    f.items = device_buffer<uint2>(st.item_list.size(), s);
+    if (st.bytes > 0) GD_CUDA_TRY(cudaMemcpyAsync(f.text.data(), st.text.data(), st.bytes, cudaMemcpyHostToDevice, s));
+    GD_CUDA_TRY(cudaMemcpyAsync(f.offsets.data(), st.offsets.data(), (docs + 1) * sizeof(uint64_t),
+                                cudaMemcpyHostToDevice, s));
+    GD_CUDA_TRY(cudaMemcpyAsync(f.items.data(), st.items.data(), st.item_list.size() * sizeof(uint2),
+                                cudaMemcpyHostToDevice, s));
+    device_text_batch b;
+    b.text = f.text.data();
+    b.offsets = f.offsets.data();
+    b.items = f.items.data();
+    b.docs = docs;
+    b.bytes = st.bytes;
+    b.item_count = st.item_list.size();
+    minhash_sketch_cuda(params_, b, want_sets, f.result, s);
+  }
+
+  /// Copies a queued sub-batch's results to the caller's arrays (waits for the stream).
+  void collect(InFlight& f, const Output& out) {
+    const cudaStream_t s = stream_.s;
+    const size_t docs = f.range.d1 - f.range.d0;
+    const size_t P = spec_.config.minhash.num_perm;
+    GD_CUDA_TRY(cudaMemcpyAsync(out.signatures + f.range.d0 * P, f.result.signatures.data(),
+                                docs * P * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaMemcpyAsync(out.set_sizes + f.range.d0, f.result.set_sizes.data(), docs * sizeof(uint32_t),
+                                cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
+    if (out.sets) {
+      uint64_t total = 0;
+      for (size_t d = f.range.d0; d < f.range.d1; ++d) total += out.set_sizes[d];
+      auto& hashes = out.sets->hashes;
+      const size_t old = hashes.size();
+      hashes.resize(old + total);
+      if (total > 0) {
+        GD_CUDA_TRY(cudaMemcpyAsync(hashes.data() + old, f.result.set_hashes.data(), total * sizeof(uint64_t),
+                                    cudaMemcpyDeviceToHost, s));
+        GD_CUDA_TRY(cudaStreamSynchronize(s));
+      }
+      uint64_t at = old;
+      for (size_t d = f.range.d0; d < f.range.d1; ++d) {
+        at += out.set_sizes[d];
+        out.sets->offsets.push_back(at);
+      }
+    }
+    f = InFlight{};
+  }
+
+  /// Sketches a range synchronously, halving it while the device runs out of memory;
+  /// one document that still does not fit goes to the CPU backend.
+  void sketch_split(const DocumentBatch& batch, Range r, int slot, const Output& out) {
+    GD_CUDA_TRY(cudaStreamSynchronize(stream_.s));  // nothing still reads the slot
+    if (r.d1 - r.d0 == 1) {
+      InFlight f;
+      stage(batch, r, slot);
+      try {
+        enqueue(r, slot, out.sets != nullptr, f);
+      } catch (const device_out_of_memory&) {
+        f = InFlight{};
+        DocumentBatch one;
+        one.add(batch.text(r.d0));
+        const size_t P = spec_.config.minhash.num_perm;
+        cpu_->sketch(one, out.signatures + r.d0 * P, out.set_sizes + r.d0, out.sets);
+        return;
+      }
+      collect(f, out);
+      return;
+    }
+    InFlight f;
+    stage(batch, r, slot);
+    try {
+      enqueue(r, slot, out.sets != nullptr, f);
+    } catch (const device_out_of_memory&) {
+      f = InFlight{};
+      const size_t mid = r.d0 + (r.d1 - r.d0) / 2;
+      sketch_split(batch, {r.d0, mid}, slot, out);
+      sketch_split(batch, {mid, r.d1}, slot, out);
+      return;
+    }
+    collect(f, out);
+  }
+
+  /// Uploads the corpus unless the cache holds it. @return false when it does not fit.
+  // Band `band`'s buckets on the device. @throws device_out_of_memory (the caller falls
+  // back to the CPU) when the corpus or the buckets do not fit.
+  band_buckets buckets_on_device(const CorpusView& corpus, uint32_t band, uint32_t rows) {
+    if (!ensure_corpus(corpus)) throw device_out_of_memory("corpus does not fit");
+    band_buckets buckets;
+    make_band_buckets_cuda(device_view(), band, rows, buckets, stream_.s);
+    return buckets;
+  }
+
+  bool ensure_corpus(const CorpusView& corpus) {
+    const Signatures& sigs = *corpus.signatures;
+    const size_t n = sigs.size();
+    if (cache_.key == corpus.signatures && cache_.sizes_key == corpus.set_sizes && cache_.docs == n &&
+        cache_.num_perm == sigs.num_perm && cache_.valid) {
+      return true;
+    }
+    cache_ = CorpusCache{};
+    const cudaStream_t s = stream_.s;
+    try {
+      std::vector<uint32_t> nonempty;
+      nonempty.reserve(n);
+      for (size_t d = 0; d < n; ++d)
+        if ((*corpus.set_sizes)[d] != 0) nonempty.push_back(uint32_t(d));
+      cache_.signatures = device_buffer<uint32_t>(sigs.values.size(), s);
+      cache_.set_sizes = device_buffer<uint32_t>(n, s);
+      cache_.nonempty = device_buffer<uint32_t>(nonempty.size(), s);
+      if (!sigs.values.empty()) {
+        GD_CUDA_TRY(cudaMemcpyAsync(cache_.signatures.data(), sigs.values.data(), sigs.values.size() * sizeof(uint32_t),
+                                    cudaMemcpyHostToDevice, s));
+      }
+      if (n > 0) {
+        GD_CUDA_TRY(cudaMemcpyAsync(cache_.set_sizes.data(), corpus.set_sizes->data(), n * sizeof(uint32_t),
+                                    cudaMemcpyHostToDevice, s));
+      }
+      if (!nonempty.empty()) {
+        GD_CUDA_TRY(cudaMemcpyAsync(cache_.nonempty.data(), nonempty.data(), nonempty.size() * sizeof(uint32_t),
+                                    cudaMemcpyHostToDevice, s));
+      }
+      GD_CUDA_TRY(cudaStreamSynchronize(s));  // `nonempty` is a local
+      cache_.nonempty_count = nonempty.size();
+    } catch (const device_out_of_memory&) {
+      cache_ = CorpusCache{};
+      return false;
+    }
+    cache_.key = corpus.signatures;
+    cache_.sizes_key = corpus.set_sizes;
+    cache_.docs = n;
+    cache_.num_perm = sigs.num_perm;
+    cache_.valid = true;
+    return true;
+  }
+
+  device_corpus device_view() const {
+    device_corpus c;
+    c.signatures = cache_.signatures.data();
+    c.set_sizes = cache_.set_sizes.data();
+    c.nonempty = cache_.nonempty.data();
+    c.docs = cache_.docs;
+    c.nonempty_count = cache_.nonempty_count;
+    c.num_perm = cache_.num_perm;
+    return c;
+  }
+
+  /// Calls f(host pairs) for each chunk of the band's candidates, in candidate order.
+  template <class F>
+  void for_each_candidate_chunk(const band_buckets& buckets, F&& f) {
+    const cudaStream_t s = stream_.s;
+    std::vector<uint2> host;
+    for (uint64_t first = 0; first < buckets.pairs; first += pair_chunk) {
+      const size_t count = size_t(std::min<uint64_t>(pair_chunk, buckets.pairs - first));
+      device_buffer<uint2> d_pairs(count, s);
+      band_candidates_cuda(buckets, first, count, d_pairs.data(), s);
+      host.resize(count);
+      GD_CUDA_TRY(cudaMemcpyAsync(host.data(), d_pairs.data(), count * sizeof(uint2), cudaMemcpyDeviceToHost, s));
+      GD_CUDA_TRY(cudaStreamSynchronize(s));
+      f(host);
+    }
+  }
+
+  void verify_on_device(const band_buckets& buckets, std::vector<ScoredPair>& passed) {
+    const cudaStream_t s = stream_.s;
+    estimate_params ep;
+    ep.containment = spec_.config.similarity == Similarity::containment;
+    ep.accept_all = spec_.config.verify == VerifyMode::none;
+    ep.threshold = spec_.config.lsh.threshold;
+    std::vector<device_scored_pair> host;
+    for (uint64_t first = 0; first < buckets.pairs; first += pair_chunk) {
+      const size_t count = size_t(std::min<uint64_t>(pair_chunk, buckets.pairs - first));
+      device_buffer<device_scored_pair> d_out(count, s);
+      const size_t kept = band_verified_pairs_cuda(device_view(), buckets, ep, first, count, d_out.data(), s);
+      host.resize(kept);
+      if (kept > 0) {
+        GD_CUDA_TRY(cudaMemcpyAsync(host.data(), d_out.data(), kept * sizeof(device_scored_pair),
+                                    cudaMemcpyDeviceToHost, s));
+        GD_CUDA_TRY(cudaStreamSynchronize(s));
+      }
+      for (const auto& p : host) passed.push_back({p.a, p.b, p.similarity});
+    }
+  }
+
+  void verify_on_host(const CorpusView& corpus, const band_buckets& buckets,
+                      const std::function<bool(uint32_t, uint32_t)>& skip, std::vector<ScoredPair>& passed) {
+    const double t = spec_.config.lsh.threshold;
+    for_each_candidate_chunk(buckets, [&](const std::vector<uint2>& chunk) {
+      for (const uint2& p : chunk) {
+        if (skip(p.x, p.y)) continue;
+        const double sim = pair_similarity(spec_, corpus, p.x, p.y);
+        if (sim >= t) passed.push_back({p.x, p.y, sim});
+      }
+    });
+  }
+
+  struct Staging {
+    pinned_buffer<uint8_t> text;
+    pinned_buffer<uint64_t> offsets;
+    pinned_buffer<uint2> items;
+    std::vector<uint2> item_list;
+    size_t bytes = 0;
+  };
+  struct CorpusCache {
+    const Signatures* key = nullptr;
+    const std::vector<uint32_t>* sizes_key = nullptr;
+    size_t docs = 0;
+    uint32_t num_perm = 0;
+    bool valid = false;
+    device_buffer<uint32_t> signatures;
+    device_buffer<uint32_t> set_sizes;
+    device_buffer<uint32_t> nonempty;
+    size_t nonempty_count = 0;
+  };
+
+  SketchSpec spec_;
+  int device_ = 0;
+  StreamHolder stream_;  // declared before every device buffer: destroyed after them
+  device_buffer<uint64_t> d_perm_a_;
+  device_buffer<uint64_t> d_perm_b_;
+  device_buffer<uint64_t> d_stop_;
+  device_sketch_params params_;
+  size_t sub_batch_budget_ = min_sub_batch_device_bytes;
+  Staging staging_[2];
+  CorpusCache cache_;
+  std::unique_ptr<ComputeBackend> cpu_;
+};
+
+}  // namespace
+
+std::unique_ptr<ComputeBackend> make_cuda_backend(const SketchSpec& spec) {
+  const CudaStatus status = cuda_status();
+  if (status.devices.empty()) {
+    throw usage_error("--backend cuda: " + status.reason + "; use --backend cpu or auto");
+  }
+  return std::make_unique<CudaBackend>(spec);
+}
+
+}  // namespace gpudedup::detail

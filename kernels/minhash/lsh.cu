@@ -1,0 +1,183 @@
+// LSH banding on the device, equal to the CPU backend's for_each_candidate:
+//  1. band keys of the non-empty documents (one thread per document, band_key()).
+//  2. cub::DeviceRadixSort::SortPairs on (key, document). The documents go in ascending
+//     and radix sort is stable, so equal keys keep ascending documents: exactly the
+//     CPU's sort by (key, document).
+//  3. cub::DeviceRunLengthEncode::Encode on the sorted keys: the buckets, in key order.
+//  4. per bucket bucket_pair_count(), exclusive scans of sizes (member starts) and of
+//     pair counts (candidate starts). Candidate k of the band is found by binary search
+//     over the candidate starts and decoded with bucket_pair(): the CPU's j-major order.
+//  5. estimate verification with the shared similarity functions (same IEEE operations
+//     on both sides; this file is built with --fmad=false so no FMA contraction can
+//     change a rounding), cub::DeviceSelect::Flagged keeps the passing pairs in order.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_run_length_encode.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include <climits>
+#include <string>
+
+#include "gpudedup/detail/buckets.hpp"
+#include "gpudedup/detail/minhash.hpp"
+#include "gpudedup/detail/similarity.hpp"
+#include "gpudedup/detail/candidate_decode.hpp"
+#include "kernels/minhash/lsh.cuh"
+
+namespace gpudedup::detail {
+namespace {
+
+/// Threads per block of the one-thread-per-item kernels.
+constexpr unsigned lsh_block = 256;
+
+__global__ void band_key_kernel(const uint32_t* signatures, uint32_t num_perm, const uint32_t* nonempty,
+                                size_t count, uint32_t band, uint32_t rows, uint64_t* keys,
+                                uint32_t* docs) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= count) return;
+  const uint32_t d = nonempty[t];
+  keys[t] = band_key(signatures + uint64_t(d) * num_perm + uint64_t(band) * rows, rows, band);
+  docs[t] = d;
+}
+
+__global__ void bucket_pair_count_kernel(const uint32_t* run_size, size_t runs, uint64_t* pair_count) {
+  const size_t r = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= runs) return;
+  pair_count[r] = bucket_pair_count(run_size[r]);
+}
+
+__global__ void candidates_kernel(const uint32_t* members, const uint32_t* run_start, const uint32_t* run_size,
+                                  const uint64_t* pair_start, size_t runs, uint64_t first, size_t count,
+                                  uint2* out) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= count) return;
+  uint32_t a = 0, b = 0;
+  decode_candidate(members, run_start, run_size, pair_start, runs, first + t, &a, &b);
+  out[t] = make_uint2(a, b);
+}
+
+__global__ void verify_kernel(const uint32_t* members, const uint32_t* run_start, const uint32_t* run_size,
+                              const uint64_t* pair_start, size_t runs, uint64_t first, size_t count,
+                              const uint32_t* signatures, const uint32_t* set_sizes, uint32_t num_perm,
+                              estimate_params params, device_scored_pair* scored, uint8_t* pass) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= count) return;
+  uint32_t a = 0, b = 0;
+  decode_candidate(members, run_start, run_size, pair_start, runs, first + t, &a, &b);
+  // The same expression as pair_similarity() in host/minhash/sketch_spec.cpp (estimate branch).
+  const double j = estimated_jaccard(signatures + uint64_t(a) * num_perm,
+                                     signatures + uint64_t(b) * num_perm, num_perm);
+  const double s = params.containment ? containment_from_jaccard(j, set_sizes[a], set_sizes[b]) : j;
+  scored[t] = device_scored_pair{a, b, s};
+  pass[t] = (params.accept_all || s >= params.threshold) ? 1 : 0;
+}
+
+}  // namespace
+
+void make_band_buckets_cuda(const device_corpus& corpus, uint32_t band, uint32_t rows,
+                            band_buckets& out, cudaStream_t stream) {
+  out = band_buckets{};
+  const size_t m = corpus.nonempty_count;
+  if (m == 0) return;
+  if (m > size_t(INT_MAX)) {
+    // cub::DeviceRunLengthEncode counts items with int.
+    throw data_error("CUDA backend: " + std::to_string(m) + " non-empty documents exceed the " +
+                     std::to_string(INT_MAX) + " one band sort can take");
+  }
+  device_buffer<uint64_t> keys(m, stream);
+  device_buffer<uint32_t> docs(m, stream);
+  band_key_kernel<<<blocks_for(m, lsh_block), lsh_block, 0, stream>>>(
+      corpus.signatures, corpus.num_perm, corpus.nonempty, m, band, rows, keys.data(), docs.data());
+  GD_CUDA_CHECK_LAUNCH();
+
+  device_buffer<uint64_t> sorted_keys(m, stream);
+  out.members = device_buffer<uint32_t>(m, stream);
+  {
+    size_t temp_bytes = 0;
+    GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), sorted_keys.data(),
+                                                docs.data(), out.members.data(), m, 0, 64, stream));
+    auto temp = cub_temp_storage(temp_bytes, stream);
+    GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys.data(), sorted_keys.data(),
+                                                docs.data(), out.members.data(), m, 0, 64, stream));
+  }
+  docs.reset();
+
+  // Run-length encode the sorted keys; the unsorted keys' buffer takes the unique keys.
+  device_buffer<uint32_t> run_size(m, stream);
+  device_buffer<int> num_runs(1, stream);
+  {
+    size_t temp_bytes = 0;
+    GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(nullptr, temp_bytes, sorted_keys.data(), keys.data(),
+                                                   run_size.data(), num_runs.data(), int(m), stream));
+    auto temp = cub_temp_storage(temp_bytes, stream);
+    GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(temp.data(), temp_bytes, sorted_keys.data(), keys.data(),
+                                                   run_size.data(), num_runs.data(), int(m), stream));
+  }
+  int h_runs = 0;
+  GD_CUDA_TRY(cudaMemcpyAsync(&h_runs, num_runs.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+  GD_CUDA_TRY(cudaStreamSynchronize(stream));
+  keys.reset();
+  sorted_keys.reset();
+  const size_t runs = size_t(h_runs);
+  out.runs = runs;
+  out.run_size = std::move(run_size);  // m entries, the first `runs` used
+
+  out.run_start = device_buffer<uint32_t>(runs, stream);
+  device_buffer<uint64_t> pair_count(runs, stream);
+  out.pair_start = device_buffer<uint64_t>(runs, stream);
+  bucket_pair_count_kernel<<<blocks_for(runs, lsh_block), lsh_block, 0, stream>>>(
+      out.run_size.data(), runs, pair_count.data());
+  GD_CUDA_CHECK_LAUNCH();
+  {
+    size_t temp_a = 0, temp_b = 0;
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_a, out.run_size.data(), out.run_start.data(), runs, stream));
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_b, pair_count.data(), out.pair_start.data(), runs, stream));
+    auto temp = cub_temp_storage(temp_a > temp_b ? temp_a : temp_b, stream);
+    size_t temp_bytes = temp.bytes();
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, out.run_size.data(), out.run_start.data(), runs, stream));
+    temp_bytes = temp.bytes();
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, pair_count.data(), out.pair_start.data(), runs, stream));
+  }
+  uint64_t last[2] = {0, 0};  // start and count of the last bucket
+  GD_CUDA_TRY(cudaMemcpyAsync(&last[0], out.pair_start.data() + runs - 1, sizeof(uint64_t),
+                              cudaMemcpyDeviceToHost, stream));
+  GD_CUDA_TRY(cudaMemcpyAsync(&last[1], pair_count.data() + runs - 1, sizeof(uint64_t),
+                              cudaMemcpyDeviceToHost, stream));
+  GD_CUDA_TRY(cudaStreamSynchronize(stream));
+  out.pairs = last[0] + last[1];
+}
+
+void band_candidates_cuda(const band_buckets& buckets, uint64_t first, size_t count, uint2* out,
+                          cudaStream_t stream) {
+  if (count == 0) return;
+  candidates_kernel<<<blocks_for(count, lsh_block), lsh_block, 0, stream>>>(
+      buckets.members.data(), buckets.run_start.data(), buckets.run_size.data(), buckets.pair_start.data(),
+      buckets.runs, first, count, out);
+  GD_CUDA_CHECK_LAUNCH();
+}
+
+size_t band_verified_pairs_cuda(const device_corpus& corpus, const band_buckets& buckets,
+                                const estimate_params& params, uint64_t first, size_t count,
+                                device_scored_pair* out, cudaStream_t stream) {
+  if (count == 0) return 0;
+  device_buffer<device_scored_pair> scored(count, stream);
+  device_buffer<uint8_t> pass(count, stream);
+  verify_kernel<<<blocks_for(count, lsh_block), lsh_block, 0, stream>>>(
+      buckets.members.data(), buckets.run_start.data(), buckets.run_size.data(), buckets.pair_start.data(),
+      buckets.runs, first, count, corpus.signatures, corpus.set_sizes, corpus.num_perm, params,
+      scored.data(), pass.data());
+  GD_CUDA_CHECK_LAUNCH();
+  device_buffer<int64_t> selected(1, stream);
+  size_t temp_bytes = 0;
+  GD_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp_bytes, scored.data(), pass.data(), out,
+                                         selected.data(), int64_t(count), stream));
+  auto temp = cub_temp_storage(temp_bytes, stream);
+  GD_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, scored.data(), pass.data(), out,
+                                         selected.data(), int64_t(count), stream));
+  int64_t h_selected = 0;
+  GD_CUDA_TRY(cudaMemcpyAsync(&h_selected, selected.data(), sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
+  GD_CUDA_TRY(cudaStreamSynchronize(stream));
+  return size_t(h_selected);
+}
+
+}  // namespace gpudedup::detail

@@ -1,0 +1,162 @@
+// The exact Hamming search on the GPU, per block table: cub radix sort of (key, index),
+// cub run-length encoding into runs of equal keys, then one warp per run compares its
+// pairs (count pass, scan, write pass). Runs above the split threshold are few; they go
+// back to the host and through search_run (run_search.cpp), whose splitting argument is
+// the same. The answer is a set of pairs; the engine sorts it, so it equals the CPU's.
+#include <cub/cub.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "gpudedup/detail/simhash.hpp"
+#include "host/simhash/simhash_detail.hpp"
+#include "kernels/device/device_helpers.cuh"
+
+namespace gpudedup::detail {
+namespace {
+
+constexpr int threads_per_block = 256;
+constexpr int warps_per_block = threads_per_block / 32;
+
+struct Pair {
+  uint32_t a, b, d;
+};
+
+__global__ void mask_kernel(const uint64_t* values, size_t n, uint64_t mask, uint64_t* keys, uint32_t* idx) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  keys[i] = values[i] & mask;
+  idx[i] = uint32_t(i);
+}
+
+/// Pair (x, y) of this table: within k and agreeing on no earlier table's key.
+__device__ bool emit(uint64_t x, uint64_t y, uint32_t k, const uint64_t* forbidden, uint32_t forbidden_count) {
+  const uint64_t diff = x ^ y;
+  if (hamming_distance(x, y) > k) return false;
+  for (uint32_t f = 0; f < forbidden_count; ++f) {
+    if ((diff & forbidden[f]) == 0) return false;
+  }
+  return true;
+}
+
+/// Warp per run. Small runs (2 .. split_at) only; with out == nullptr it counts the pairs
+/// into counts[run], else writes them from out + offsets[run].
+__global__ void run_pairs_kernel(const uint64_t* values, const uint32_t* idx, const uint32_t* run_start,
+                                 const uint32_t* run_len, const uint32_t* num_runs, uint32_t split_at, uint32_t k,
+                                 const uint64_t* forbidden, uint32_t forbidden_count, unsigned long long* counts,
+                                 const unsigned long long* offsets, Pair* out) {
+  const size_t run = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x % 32;
+  if (run >= *num_runs) return;  // uniform per warp
+  const uint32_t s = run_len[run];
+  unsigned long long found = 0;
+  if (s >= 2 && s <= split_at) {
+    const uint32_t* r = idx + run_start[run];
+    Pair* dst = out ? out + offsets[run] : nullptr;
+    for (uint32_t i = 0; i + 1 < s; ++i) {
+      const uint64_t x = values[r[i]];
+      for (uint32_t base = i + 1; base < s; base += 32) {
+        const uint32_t j = base + lane;
+        const bool hit = j < s && emit(x, values[r[j]], k, forbidden, forbidden_count);
+        const uint32_t mask = __ballot_sync(0xFFFFFFFFu, hit);
+        if (hit && dst) {
+          const uint32_t a = min(r[i], r[j]), b = max(r[i], r[j]);
+          dst[found + __popc(mask & ((1u << lane) - 1))] = {a, b, hamming_distance(x, values[r[j]])};
+        }
+        found += __popc(mask);
+      }
+    }
+  }
+  if (lane == 0 && !out) counts[run] = found;
+}
+
+}  // namespace
+
+std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>& values, const HammingPlan& plan,
+                                              int device, int threads) {
+  using namespace simhash_cuda;
+  std::vector<HammingPair> result;
+  const size_t n = values.size();
+  if (n < 2) return result;
+  scoped_stream stream(device);
+  const cudaStream_t s = stream.get();
+  auto d_values = to_device(values, s);
+  auto d_masks = to_device(plan.table_masks, s);
+  buffer<uint64_t> d_keys(n, s), d_keys_sorted(n, s), d_unique(n, s);
+  buffer<uint32_t> d_idx(n, s), d_idx_sorted(n, s), d_run_len(n, s), d_run_start(n, s), d_num_runs(1, s);
+  buffer<unsigned long long> d_counts(n, s), d_offsets(n, s);
+  const unsigned blocks = unsigned((n + threads_per_block - 1) / threads_per_block);
+  const unsigned run_blocks = unsigned((n + warps_per_block - 1) / warps_per_block);
+
+  for (size_t t = 0; t < plan.table_masks.size(); ++t) {
+    const uint64_t mask = plan.table_masks[t];
+    mask_kernel<<<blocks, threads_per_block, 0, s>>>(d_values.data(), n, mask, d_keys.data(), d_idx.data());
+    GD_CUDA_CHECK_LAUNCH();
+    // Sort only the bit range the key occupies.
+    const int begin_bit = __builtin_ctzll(mask), end_bit = 64 - __builtin_clzll(mask);
+    size_t temp_bytes = 0, rle_bytes = 0, scan_bytes = 0;
+    GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, d_keys.data(), d_keys_sorted.data(), d_idx.data(),
+                                                d_idx_sorted.data(), n, begin_bit, end_bit, s));
+    GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(nullptr, rle_bytes, d_keys_sorted.data(), d_unique.data(),
+                                                   d_run_len.data(), d_num_runs.data(), n, s));
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, d_run_len.data(), d_run_start.data(), n, s));
+    buffer<uint8_t> temp(std::max({temp_bytes, rle_bytes, scan_bytes, size_t(1)}), s);
+    GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, d_keys.data(), d_keys_sorted.data(),
+                                                d_idx.data(), d_idx_sorted.data(), n, begin_bit, end_bit, s));
+    GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(temp.data(), rle_bytes, d_keys_sorted.data(), d_unique.data(),
+                                                   d_run_len.data(), d_num_runs.data(), n, s));
+    uint32_t num_runs = 0;
+    GD_CUDA_TRY(cudaMemcpyAsync(&num_runs, d_num_runs.data(), sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), scan_bytes, d_run_len.data(), d_run_start.data(),
+                                              num_runs, s));
+    const size_t split_at = split_threshold(n, num_runs, plan.split_factor);
+    const uint32_t split32 = uint32_t(std::min<size_t>(split_at, UINT32_MAX));
+
+    // Count, scan, write the pairs of the small runs.
+    run_pairs_kernel<<<run_blocks, threads_per_block, 0, s>>>(d_values.data(), d_idx_sorted.data(), d_run_start.data(),
+                                                              d_run_len.data(), d_num_runs.data(), split32, plan.k,
+                                                              d_masks.data(), uint32_t(t), d_counts.data(), nullptr,
+                                                              nullptr);
+    GD_CUDA_CHECK_LAUNCH();
+    size_t scan2_bytes = 0;
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan2_bytes, d_counts.data(), d_offsets.data(), num_runs, s));
+    buffer<uint8_t> temp2(std::max<size_t>(scan2_bytes, 1), s);
+    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp2.data(), scan2_bytes, d_counts.data(), d_offsets.data(), num_runs, s));
+    unsigned long long last_count = 0, last_offset = 0;
+    GD_CUDA_TRY(cudaMemcpyAsync(&last_count, d_counts.data() + num_runs - 1, sizeof(last_count), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaMemcpyAsync(&last_offset, d_offsets.data() + num_runs - 1, sizeof(last_offset), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
+    const size_t total = size_t(last_count + last_offset);
+    buffer<Pair> d_pairs(std::max<size_t>(total, 1), s);
+    run_pairs_kernel<<<run_blocks, threads_per_block, 0, s>>>(d_values.data(), d_idx_sorted.data(), d_run_start.data(),
+                                                              d_run_len.data(), d_num_runs.data(), split32, plan.k,
+                                                              d_masks.data(), uint32_t(t), nullptr, d_offsets.data(),
+                                                              d_pairs.data());
+    GD_CUDA_CHECK_LAUNCH();
+    std::vector<Pair> h_pairs(total);
+    if (total)
+      GD_CUDA_TRY(cudaMemcpyAsync(h_pairs.data(), d_pairs.data(), total * sizeof(Pair), cudaMemcpyDeviceToHost, s));
+
+    // Big runs: few by definition of the threshold; split on the host.
+    std::vector<uint32_t> run_len(num_runs), run_start(num_runs);
+    GD_CUDA_TRY(cudaMemcpyAsync(run_len.data(), d_run_len.data(), num_runs * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaMemcpyAsync(run_start.data(), d_run_start.data(), num_runs * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
+    for (const Pair& p : h_pairs) result.push_back({p.a, p.b, p.d});
+    const std::vector<uint64_t> forbidden(plan.table_masks.begin(), plan.table_masks.begin() + long(t));
+    std::vector<uint32_t> big;
+    for (uint32_t r = 0; r < num_runs; ++r) {
+      if (run_len[r] <= split_at) continue;
+      big.resize(run_len[r]);
+      GD_CUDA_TRY(cudaMemcpyAsync(big.data(), d_idx_sorted.data() + run_start[r], big.size() * sizeof(uint32_t),
+                                  cudaMemcpyDeviceToHost, s));
+      GD_CUDA_TRY(cudaStreamSynchronize(s));
+      search_run(values.data(), big.data(), big.size(), mask, forbidden, plan.k, split_at, result);
+    }
+  }
+  (void)threads;  // the host part runs only the few big runs, on the calling thread
+  return result;
+}
+
+}  // namespace gpudedup::detail

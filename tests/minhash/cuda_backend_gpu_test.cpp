@@ -1,0 +1,364 @@
+// The CUDA backend against the CPU backend (the oracle): signatures, set sizes, shingle
+// sets, band candidates in order, verified band pairs and the final DedupResult must be
+// equal, on random corpora of 0, 1, 31, 32, 33 and 5000 documents with texts from empty
+// to over 1 MB, ASCII, CJK and invalid UTF-8, char and word shingles, stop words.
+// Every test with a device in its name skips without a usable CUDA device.
+#include <gtest/gtest.h>
+
+#include "support/test_text.hpp"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpudedup/engine.hpp"
+#include "gpudedup/errors.hpp"
+#include "host/minhash/compute_backend.hpp"
+
+using namespace gpudedup;
+
+namespace {
+
+bool have_device() { return !cuda_status().devices.empty(); }
+
+void append_utf8(std::string& s, uint32_t c) { s += utf8(c); }
+
+/// Deterministic random corpora with planted near-duplicates.
+class CorpusMaker {
+ public:
+  explicit CorpusMaker(uint64_t seed) : rng_(seed) {
+    const char* words[] = {"the", "of", "and", "a", "to", "in", "is", "it", "you", "that",
+                           "data", "GPU", "kernel", "Shingle", "hash", "minhash", "band", "LSH",
+                           "near", "duplicate", "document", "corpus", "Stream", "warp", "block"};
+    for (const char* w : words) vocab_.push_back(w);
+    for (int i = 0; i < 200; ++i) {
+      std::string w;
+      const int len = 2 + int(rng_() % 9);
+      for (int j = 0; j < len; ++j) w += char((rng_() % 3 == 0 ? 'A' : 'a') + rng_() % 26);
+      vocab_.push_back(w);
+    }
+  }
+
+  std::string text(size_t target) {
+    std::string s;
+    switch (rng_() % 8) {
+      case 0: case 1: case 2: case 3: ascii(s, target); break;
+      case 4: cjk(s, target); break;
+      case 5: invalid(s, target); break;
+      case 6: mixed(s, target); break;
+      default: binary(s, target); break;
+    }
+    return s;
+  }
+
+  /// A copy of `s` with a few bytes changed, inserted or removed.
+  std::string mutate(std::string s) {
+    const int edits = 1 + int(rng_() % 4);
+    for (int e = 0; e < edits && !s.empty(); ++e) {
+      const size_t at = rng_() % s.size();
+      switch (rng_() % 3) {
+        case 0: s[at] = char('a' + rng_() % 26); break;
+        case 1: s.insert(at, 1, char(rng_() % 2 ? ' ' : 'Z')); break;
+        default: s.erase(at, 1); break;
+      }
+    }
+    return s;
+  }
+
+  DocumentBatch corpus(size_t docs, bool with_huge) {
+    DocumentBatch b;
+    std::vector<std::string> made;
+    for (size_t d = 0; d < docs; ++d) {
+      std::string t;
+      const uint64_t r = rng_() % 100;
+      if (r < 5) {
+        t = "";
+      } else if (r < 35 && !made.empty()) {
+        t = mutate(made[rng_() % made.size()]);
+      } else if (r < 40) {
+        t = text(1 + rng_() % 6);  // shorter than k: one shingle of the whole text
+      } else {
+        t = text(rng_() % 3000);
+      }
+      made.push_back(t);
+      b.add(t);
+    }
+    if (with_huge && docs > 2) {  // > 1 MB, several MinHash blocks, and a near copy
+      DocumentBatch h;
+      const std::string huge = text_ascii(1100000);
+      for (size_t d = 0; d < docs; ++d) {
+        if (d == 1) h.add(huge);
+        else if (d == docs - 1) h.add(mutate(huge));
+        else h.add(b.text(d));
+      }
+      return h;
+    }
+    return b;
+  }
+
+  std::string text_ascii(size_t target) {
+    std::string s;
+    ascii(s, target);
+    return s;
+  }
+
+ private:
+  void ascii(std::string& s, size_t target) {
+    while (s.size() < target) {
+      s += vocab_[rng_() % vocab_.size()];
+      const uint64_t r = rng_() % 20;
+      s += r == 0 ? "\t" : r == 1 ? "\n  " : r == 2 ? ". " : " ";
+    }
+  }
+  void cjk(std::string& s, size_t target) {
+    while (s.size() < target) {
+      const uint64_t r = rng_() % 20;
+      if (r == 0) append_utf8(s, 0x3000);  // ideographic space
+      else if (r == 1) s += ' ';
+      else if (r < 5) append_utf8(s, 0x3041 + uint32_t(rng_() % 80));  // hiragana
+      else if (r < 7) append_utf8(s, 0xAC00 + uint32_t(rng_() % 200));  // hangul
+      else if (r == 7) append_utf8(s, 0x20000 + uint32_t(rng_() % 100));  // extension B
+      else append_utf8(s, 0x4E00 + uint32_t(rng_() % 300));
+    }
+  }
+  void invalid(std::string& s, size_t target) {
+    while (s.size() < target) {
+      const uint64_t r = rng_() % 10;
+      if (r < 5) s += vocab_[rng_() % vocab_.size()] + " ";
+      else if (r < 7) s += char(0x80 + rng_() % 0x80);  // stray continuation or lead byte
+      else if (r == 7) s += "\xE4\xB8";                 // truncated sequence
+      else if (r == 8) s += "\xED\xA0\x80";             // surrogate: invalid
+      else append_utf8(s, 0xA0);                         // no-break space (white space)
+    }
+  }
+  void mixed(std::string& s, size_t target) {
+    while (s.size() < target) {
+      if (rng_() % 2) ascii(s, s.size() + 20); else cjk(s, s.size() + 20);
+    }
+  }
+  void binary(std::string& s, size_t target) {
+    while (s.size() < target) s += char(rng_() % 256);
+  }
+
+  std::mt19937_64 rng_;
+  std::vector<std::string> vocab_;
+};
+
+struct Case {
+  const char* name;
+  Config config;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  Config c;
+  c.threads = 2;
+  out.push_back({"Char5P256", c});
+  {
+    Config x = c;
+    x.shingle.ngram = 3;
+    x.minhash.num_perm = 64;
+    x.lsh.threshold = 0.5;
+    out.push_back({"Char3P64", x});
+  }
+  {
+    Config x = c;
+    x.minhash.num_perm = 100;  // not a power of two: idle permutation lanes
+    x.similarity = Similarity::containment;
+    out.push_back({"Char5P100Containment", x});
+  }
+  {
+    Config x = c;
+    x.minhash.num_perm = 512;  // two permutations per thread
+    x.all_pairs = true;
+    out.push_back({"Char5P512AllPairs", x});
+  }
+  {
+    Config x = c;
+    x.shingle.ngram = 1;
+    x.minhash.num_perm = 1000;
+    x.lsh.bands = 10;
+    x.lsh.rows = 3;
+    x.verify = VerifyMode::none;
+    out.push_back({"Char1P1000VerifyNone", x});
+  }
+  {
+    Config x = c;
+    x.shingle.kind = ShingleKind::words;
+    x.shingle.ngram = 3;
+    x.lsh.threshold = 0.6;
+    out.push_back({"Word3", x});
+  }
+  {
+    Config x = c;
+    x.shingle.kind = ShingleKind::words;
+    x.shingle.ngram = 2;
+    x.shingle.stop_words = {"the", "of", "AND", "a", "data"};
+    x.shingle.remove_stop_words = true;
+    x.verify = VerifyMode::exact;
+    out.push_back({"Word2StopWordsExact", x});
+  }
+  {
+    Config x = c;
+    x.shingle.kind = ShingleKind::words;
+    x.shingle.stop_word_anchored = true;
+    x.minhash.num_perm = 128;
+    out.push_back({"WordAnchored", x});
+  }
+  return out;
+}
+
+Config with_backend(Config c, Backend b) {
+  c.backend = b;
+  return c;
+}
+
+using Param = std::tuple<size_t, int>;
+
+class CudaBackendGpu : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override {
+    if (!have_device()) GTEST_SKIP() << "no CUDA device: " << cuda_status().reason;
+  }
+};
+
+TEST_P(CudaBackendGpu, BackendOutputsEqualCpu) {
+  const size_t docs = std::get<0>(GetParam());
+  const Case test_case = cases()[size_t(std::get<1>(GetParam()))];
+  const Config& config = test_case.config;
+  const auto spec = detail::make_sketch_spec(config);
+  auto cpu = detail::make_cpu_backend(spec);
+  auto gpu = detail::make_cuda_backend(spec);
+
+  CorpusMaker maker(1000 + docs * 7 + size_t(std::get<1>(GetParam())));
+  const DocumentBatch batch = maker.corpus(docs, docs == 33);
+  const uint32_t P = config.minhash.num_perm;
+
+  Signatures cpu_sigs, gpu_sigs;
+  cpu_sigs.num_perm = gpu_sigs.num_perm = P;
+  cpu_sigs.values.assign(docs * P, 0);
+  gpu_sigs.values.assign(docs * P, 1);
+  std::vector<uint32_t> cpu_sizes(docs, 7), gpu_sizes(docs, 9);
+  ShingleSets cpu_sets, gpu_sets;
+  cpu->sketch(batch, cpu_sigs.values.data(), cpu_sizes.data(), &cpu_sets);
+  gpu->sketch(batch, gpu_sigs.values.data(), gpu_sizes.data(), &gpu_sets);
+  ASSERT_EQ(cpu_sizes, gpu_sizes);
+  ASSERT_EQ(cpu_sigs.values, gpu_sigs.values);
+  ASSERT_EQ(cpu_sets.offsets, gpu_sets.offsets);
+  ASSERT_EQ(cpu_sets.hashes, gpu_sets.hashes);
+
+  // Without sets: the same signatures again (the select stage is skipped).
+  std::vector<uint32_t> again(docs * P, 3), again_sizes(docs, 5);
+  gpu->sketch(batch, again.data(), again_sizes.data(), nullptr);
+  EXPECT_EQ(again, std::vector<uint32_t>(cpu_sigs.values.begin(), cpu_sigs.values.end()));
+  EXPECT_EQ(again_sizes, cpu_sizes);
+
+  const LshParams lsh = config.lsh.bands ? score_lsh_params(config.lsh.threshold, config.lsh.bands, config.lsh.rows)
+                                         : choose_lsh_params(config.lsh.threshold, P);
+  const bool keep_sets = config.verify == VerifyMode::exact;
+  const detail::CorpusView view{&cpu_sigs, &cpu_sizes, keep_sets ? &cpu_sets : nullptr};
+  auto never = [](uint32_t, uint32_t) { return false; };
+  for (uint32_t band = 0; band < lsh.bands; ++band) {
+    std::vector<std::pair<uint32_t, uint32_t>> cpu_cand, gpu_cand;
+    cpu->band_candidates(view, band, lsh.rows, cpu_cand);
+    gpu->band_candidates(view, band, lsh.rows, gpu_cand);
+    ASSERT_EQ(cpu_cand, gpu_cand) << "band " << band;
+    std::vector<ScoredPair> cpu_pass, gpu_pass;
+    uint64_t cpu_count = 0, gpu_count = 0;
+    cpu->band_pairs(view, band, lsh.rows, never, cpu_pass, &cpu_count);
+    gpu->band_pairs(view, band, lsh.rows, never, gpu_pass, &gpu_count);
+    ASSERT_EQ(cpu_count, gpu_count) << "band " << band;
+    ASSERT_EQ(cpu_count, cpu_cand.size());
+    ASSERT_EQ(cpu_pass, gpu_pass) << "band " << band;
+  }
+}
+
+TEST_P(CudaBackendGpu, EngineResultsEqualCpu) {
+  const size_t docs = std::get<0>(GetParam());
+  const Case test_case = cases()[size_t(std::get<1>(GetParam()))];
+  CorpusMaker maker(5000 + docs * 3 + size_t(std::get<1>(GetParam())));
+  const DocumentBatch all = maker.corpus(docs, docs == 33);
+  Engine cpu(with_backend(test_case.config, Backend::cpu));
+  Engine gpu(with_backend(test_case.config, Backend::cuda));
+  ASSERT_EQ(gpu.backend(), Backend::cuda);
+
+  EXPECT_EQ(cpu.sketch(all).values, gpu.sketch(all).values);
+  // Add in uneven batches so that the GPU corpus cache sees the corpus grow.
+  DocumentBatch part;
+  size_t next_cut = 1;
+  for (size_t d = 0; d < docs; ++d) {
+    part.add(all.text(d));
+    if (d + 1 == next_cut || d + 1 == docs) {
+      cpu.add(part);
+      gpu.add(part);
+      part.clear();
+      next_cut = next_cut * 3 + 1;
+      if (d + 1 < docs) {  // candidates of the corpus so far: uploads a partial corpus
+        EXPECT_EQ(cpu.candidate_pairs(), gpu.candidate_pairs());
+      }
+    }
+  }
+  ASSERT_EQ(cpu.signatures().values, gpu.signatures().values);
+  EXPECT_EQ(cpu.candidate_pairs(), gpu.candidate_pairs());
+  const DedupResult a = cpu.finish();
+  const DedupResult b = gpu.finish();
+  EXPECT_EQ(a.documents, b.documents);
+  EXPECT_EQ(a.empty, b.empty);
+  EXPECT_EQ(a.candidate_pairs, b.candidate_pairs);
+  EXPECT_EQ(a.pairs, b.pairs);
+  EXPECT_EQ(a.representative, b.representative);
+  EXPECT_EQ(a.clusters, b.clusters);
+  EXPECT_EQ(a.removed, b.removed);
+}
+
+std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+  return std::string(cases()[size_t(std::get<1>(info.param))].name) + "_Docs" +
+         std::to_string(std::get<0>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpora, CudaBackendGpu,
+                         ::testing::Combine(::testing::Values(size_t(0), size_t(1), size_t(31), size_t(32),
+                                                              size_t(33), size_t(5000)),
+                                            ::testing::Range(0, int(cases().size()))),
+                         param_name);
+
+TEST(CudaBackendGpuDevice, RejectsADeviceOrdinalThatDoesNotExist) {
+  if (!have_device()) GTEST_SKIP() << "no CUDA device: " << cuda_status().reason;
+  Config c;
+  c.backend = Backend::cuda;
+  c.device = int(cuda_status().devices.size()) + 3;
+  EXPECT_THROW(Engine{c}, usage_error);
+}
+
+TEST(CudaBackendGpuDevice, SmallTextsSketchEqualCpu) {
+  // A handful of hand-picked texts: the per-position char shingles at boundaries.
+  if (!have_device()) GTEST_SKIP() << "no CUDA device: " << cuda_status().reason;
+  DocumentBatch b;
+  for (const char* t : {"", " ", "a", "ab", "abcd", "abcde", "abcdef", "  Hello,\tWORLD \n", "\xE4\xB8",
+                        "\xF0\x9F\x98\x80\xF0\x9F\x98\x80 x", "\x80\x80\x80\x80\x80\x80", "日本語のテキスト"}) {
+    b.add(t);
+  }
+  Config c;
+  c.backend = Backend::cpu;
+  Engine cpu(c);
+  c.backend = Backend::cuda;
+  Engine gpu(c);
+  EXPECT_EQ(cpu.sketch(b).values, gpu.sketch(b).values);
+}
+
+TEST(CudaBackendWithoutDevice, CudaBackendIsAUsageErrorWithAReason) {
+  if (have_device()) GTEST_SKIP() << "a CUDA device is present";
+  Config c;
+  c.backend = Backend::cuda;
+  try {
+    Engine e(c);
+    FAIL() << "expected usage_error";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--backend cuda"), std::string::npos) << e.what();
+  }
+  c.backend = Backend::automatic;
+  EXPECT_EQ(Engine(c).backend(), Backend::cpu);
+}
+
+}  // namespace
