@@ -13,7 +13,7 @@
 #include <random>
 #include <string>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "host/exact/exact_join.hpp"
 
 using namespace gpudedup;
@@ -83,10 +83,9 @@ int main(int argc, char** argv) {
   }
   while (batch.size() < docs) batch.add(gen.mutate(gen.document(), 0));
   Config config;
-  config.method = Method::exact;
   config.backend = Backend::cpu;
   config.threads = threads;
-  Engine engine(config);
+  MinHashEngine engine(config);
   auto t0 = std::chrono::steady_clock::now();
   const ShingleSets sets = engine.shingle_sets(batch);
   const double shingle_s = since(t0);

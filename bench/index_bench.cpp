@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "gpudedup/index.hpp"
 #include "gpudedup/io.hpp"
 #include "host/index/durable_file.hpp"
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
   t0 = now();
   Config sketch_config = c;
   sketch_config.backend = idx.backend();
-  Engine(sketch_config).sketch(second.docs);  // the share of the query time that is sketching
+  MinHashEngine(sketch_config).sketch(second.docs);  // the share of the query time that is sketching
   const double sketch_s = now() - t0;
   const IndexStats st = idx.stats();
   std::printf("index_bench: %s backend; %llu documents (%llu synthetic + %zu text) in %llu segments, P=%u, "

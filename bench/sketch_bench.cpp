@@ -3,7 +3,7 @@
 //   sketch_bench [--documents N] [--doc-bytes B] [--backend cpu|cuda|all] [--perms 64,128,256,512]
 //
 // N deterministic random documents of about B bytes (words from a fixed vocabulary, 10%
-// near copies so that clustering has work). For each backend and P: Engine::sketch on a
+// near copies so that clustering has work). For each backend and P: MinHashEngine::sketch on a
 // warm-up batch, then on the whole corpus, timed by wall clock on the host (the CUDA
 // backend's sketch() returns only when the signatures are in host memory, so this
 // includes the copies both ways). Then end to end (add in batches + finish) at P = 256
@@ -18,7 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/device.hpp"
+#include "gpudedup/minhash.hpp"
 #include "gpudedup/errors.hpp"
 
 using namespace gpudedup;
@@ -114,7 +115,7 @@ int main(int argc, char** argv) {
   const double gb = double(corpus.bytes.size()) / 1e9;
   std::printf("corpus: %zu documents, %.1f MB of text; host threads: %d", docs, gb * 1e3, omp_get_max_threads());
   for (const auto& d : cuda.devices) std::printf("; GPU %d: %s", d.ordinal, d.name.c_str());
-  std::printf("\n\n## Signature stage (Engine::sketch, char 5-grams)\n\n");
+  std::printf("\n\n## Signature stage (MinHashMinHashEngine::sketch, char 5-grams)\n\n");
   std::printf("| backend | P | seconds | GB/s of text | documents/s |\n|---|---:|---:|---:|---:|\n");
   const DocumentBatch warm = slice(corpus, 0, std::min(docs, warm_up_documents));
   for (Backend be : backends) {
@@ -123,7 +124,7 @@ int main(int argc, char** argv) {
       c.backend = be;
       c.minhash.num_perm = P;
       try {
-        Engine e(c);
+        MinHashEngine e(c);
         e.sketch(warm);
         const auto t0 = std::chrono::steady_clock::now();
         const Signatures s = e.sketch(corpus);
@@ -142,10 +143,10 @@ int main(int argc, char** argv) {
     Config c;
     c.backend = be;
     try {
-      Engine warm_engine(c);
+      MinHashEngine warm_engine(c);
       warm_engine.add(warm);
       warm_engine.finish();
-      Engine e(c);
+      MinHashEngine e(c);
       const auto t0 = std::chrono::steady_clock::now();
       for (size_t d = 0; d < docs; d += end_to_end_batch) e.add(slice(corpus, d, std::min(docs, d + end_to_end_batch)));
       const DedupResult r = e.finish();

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include <gpudedup/config.hpp>
-#include <gpudedup/engine.hpp>
+#include <gpudedup/method.hpp>
 #include <gpudedup/errors.hpp>
 #include <gpudedup/index.hpp>
 #include <gpudedup/io.hpp>
@@ -35,16 +35,16 @@ using Source = std::function<bool(gpudedup::InputBatch& batch)>;
 /// character 5-grams. The backend is chosen at run time: CUDA when a GPU is found.
 gpudedup::Config make_config() {
   gpudedup::Config config;
-  config.method = gpudedup::Method::minhash;
+  config.method = "minhash";  // or "exact", "simhash", "bloom": any row of the method table
   config.shingle.kind = gpudedup::ShingleKind::chars;
   config.shingle.ngram = 5;
-  config.lsh.threshold = 0.8;
+  config.threshold = 0.8;
   return config;
 }
 
 /// The ingestion loop: every batch goes to the engine as it arrives. Returns the id of
 /// each document, indexed by the engine's document number.
-std::vector<std::string> ingest(gpudedup::Engine& engine, const Source& next) {
+std::vector<std::string> ingest(gpudedup::DedupMethod& engine, const Source& next) {
   std::vector<std::string> ids;
   gpudedup::InputBatch batch;
   while (next(batch)) {
@@ -195,16 +195,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    gpudedup::Engine engine(make_config());
-    std::printf("backend: %s\n", gpudedup::to_string(engine.backend()));
+    const std::unique_ptr<gpudedup::DedupMethod> engine = gpudedup::make_method(make_config());
+    std::printf("backend: %s\n", gpudedup::to_string(engine->backend()));
     if (argc == 2) {
-      const auto ids = ingest(engine, jsonl_source(argv[1]));
-      report(engine.finish(), ids);
+      const auto ids = ingest(*engine, jsonl_source(argv[1]));
+      report(engine->finish(), ids);
       return 0;
     }
     const auto docs = planted_corpus();
-    const auto ids = ingest(engine, planted_source(docs));
-    const bool engine_ok = found_planted(docs, report(engine.finish(), ids));
+    const auto ids = ingest(*engine, planted_source(docs));
+    const bool engine_ok = found_planted(docs, report(engine->finish(), ids));
     char dir[] = "/tmp/gpudedup-embed-XXXXXX";
     if (!mkdtemp(dir)) throw std::runtime_error("cannot create a temporary folder");
     const bool index_ok = found_planted(docs, index_loop(std::string(dir) + "/index", planted_source(docs)));

@@ -3,24 +3,21 @@
 // all-pairs limit, bit-sampling LSH, and clusters the passing pairs.
 #include <omp.h>
 
-#include <chrono>
-
 #include "gpudedup/bloom.hpp"
 #include "gpudedup/detail/bloom.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/core/format.hpp"
+#include "host/core/stage_clock.hpp"
+#include "host/io/json_text.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/bloom/bloom_detail.hpp"
 #include "host/shingle/shingling.hpp"
 #include "host/core/union_find.hpp"
 
 namespace gpudedup {
-namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
+using detail::seconds_since;
+using detail::stage_clock;
 
 struct BloomEngine::Impl {
   Config config;
@@ -55,10 +52,10 @@ struct BloomEngine::Impl {
   /// kept only those the clustering can use (Config::all_pairs off).
   std::vector<BloomPair> search(uint64_t nonempty, uint64_t* candidates, uint64_t* passed) const {
     const auto& b = config.bloom;
-    const double t = config.lsh.threshold;
+    const double t = config.threshold;
     std::vector<BloomPair> pairs;
     if (nonempty > b.all_pairs_limit) {
-      pairs = bloom_lsh_pairs(corpus, b.measure, t, b.lsh_bits, b.lsh_tables, config.minhash.seed, config.threads,
+      pairs = bloom_lsh_pairs(corpus, b.measure, t, b.lsh_bits, b.lsh_tables, config.seed, config.threads,
                               candidates);
       *passed = pairs.size();
       return pairs;
@@ -76,10 +73,10 @@ struct BloomEngine::Impl {
 BloomEngine::BloomEngine(const Config& config) : impl_(std::make_unique<Impl>()) {
   auto& s = *impl_;
   s.config = config;
-  s.config.method = Method::bloom;
+  s.config.method = "bloom";
   s.config.validate();
   s.shingles = detail::make_shingle_spec(config.shingle);
-  detail::set_sampling(s.shingles, config.sampling, config.minhash.seed);
+  detail::set_sampling(s.shingles, config.sampling, config.seed);
   s.corpus.words = config.bloom.bits / 64;
   s.backend = detail::resolve_backend(config.backend);
 }
@@ -101,13 +98,13 @@ BloomFilters BloomEngine::filters(const DocumentBatch& batch) const {
   return f;
 }
 
-uint64_t BloomEngine::add(const DocumentBatch& batch) {
+uint64_t BloomEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   auto& s = *impl_;
   const uint64_t first = size();
   if (first + batch.size() >= UINT32_MAX) {
     throw data_error("more than 4294967294 documents in one run: split the input into several runs");
   }
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = stage_clock::now();
   s.corpus.bits.resize((first + batch.size()) * s.corpus.words);
   s.corpus.popcount.resize(first + batch.size());
   s.build(batch, s.corpus.bits.data() + first * s.corpus.words, s.corpus.popcount.data() + first);
@@ -120,11 +117,11 @@ DedupResult BloomEngine::finish() {
   DedupResult r;
   r.documents = size();
   for (uint32_t p : s.corpus.popcount) r.empty += p == 0;
-  auto t0 = std::chrono::steady_clock::now();
+  auto t0 = stage_clock::now();
   const std::vector<BloomPair> found = s.search(r.documents - r.empty, &r.candidate_pairs, &r.verified_pairs);
   s.seconds.candidates += seconds_since(t0);
 
-  t0 = std::chrono::steady_clock::now();
+  t0 = stage_clock::now();
   detail::UnionFind uf(r.documents);
   const auto& pop = s.corpus.popcount;
   for (const auto& p : found) {
@@ -135,6 +132,21 @@ DedupResult BloomEngine::finish() {
   s.seconds.cluster += seconds_since(t0);
   r.seconds = s.seconds;
   return r;
+}
+
+std::vector<StatsField> BloomEngine::stats_fields(const DedupResult& r) const {
+  const BloomConfig& b = impl_->config.bloom;
+  return {{"bloom_bits", std::to_string(b.bits)},
+          {"bloom_hashes", std::to_string(b.hashes)},
+          {"bloom_measure", detail::json_string(to_string(b.measure))},
+          {"bloom_search", detail::json_string(r.documents - r.empty > b.all_pairs_limit ? "lsh" : "all-pairs")}};
+}
+
+std::vector<std::string> BloomEngine::describe(const DedupResult& r) const {
+  const BloomConfig& b = impl_->config.bloom;
+  return {detail::format("bloom m=%u h=%u, %s >= %.3f, %llu pairs considered, %llu passed", b.bits, b.hashes,
+                         to_string(b.measure), impl_->config.threshold, (unsigned long long)r.candidate_pairs,
+                         (unsigned long long)r.verified_pairs)};
 }
 
 }  // namespace gpudedup

@@ -3,12 +3,12 @@
 #include <iostream>
 
 #include "gpudedup/errors.hpp"
+#include "gpudedup/method.hpp"
 #include "gpudedup/pipeline.hpp"
-#include "host/cli/bloom_options.hpp"
 #include "host/cli/command.hpp"
+#include "host/cli/method_options.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_line.hpp"
-#include "host/cli/simhash_options.hpp"
 
 namespace gpudedup::cli {
 namespace {
@@ -24,10 +24,17 @@ const char* dedup_help =
     "  gpudedup dedup --method simhash --meta-field keywords --min-score 0.3 news.jsonl -o kept.jsonl\n"
     "  gpudedup dedup --method bloom --bloom-bits 4096 --bloom-measure dice --sample mins docs.jsonl\n";
 
+/// --method's help: every row of the method table.
+std::string method_help() {
+  std::string help = "one of:";
+  for (const MethodEntry& m : method_table()) help += " " + m.name + " (" + m.description + ");";
+  help.back() = '.';
+  return help;
+}
+
 void add_dedup_options(cxxopts::Options& o) {
   o.add_options("Method")
-    ("method", "minhash, exact (exact similarity join, the ground truth), simhash or bloom",
-     cxxopts::value<std::string>()->default_value("minhash"))
+    ("method", method_help(), cxxopts::value<std::string>()->default_value("minhash"))
     ("threshold", "similarity threshold in (0, 1]", cxxopts::value<double>()->default_value("0.8"))
     ("bands", "LSH bands b (with --rows; default: chosen for the threshold)", cxxopts::value<int64_t>())
     ("rows", "LSH rows per band r", cxxopts::value<int64_t>())
@@ -51,15 +58,10 @@ std::string opt(const cxxopts::ParseResult& r, const char* name) {
 
 void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   Config& c = job.config;
-  const auto method = r["method"].as<std::string>();
-  if (method == "minhash") c.method = Method::minhash;
-  else if (method == "exact") c.method = Method::exact;
-  else if (method == "simhash") c.method = Method::simhash;
-  else if (method == "bloom") c.method = Method::bloom;
-  else throw usage_error("--method must be minhash, exact, simhash or bloom, got '" + method + "'");
-  c.lsh.threshold = r["threshold"].as<double>();
-  GD_EXPECTS(c.lsh.threshold > 0 && c.lsh.threshold <= 1,
-             "--threshold must be in (0, 1], got " + std::to_string(c.lsh.threshold));
+  c.method = find_method(r["method"].as<std::string>()).name;
+  c.threshold = r["threshold"].as<double>();
+  GD_EXPECTS(c.threshold > 0 && c.threshold <= 1,
+             "--threshold must be in (0, 1], got " + std::to_string(c.threshold));
   GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
   if (r.count("bands")) {
     const auto b = r["bands"].as<int64_t>(), rows = r["rows"].as<int64_t>();
@@ -89,7 +91,7 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   job.outputs.stats = opt(r, "stats");
 }
 
-void print_summary(const DedupJob& job, const DedupSummary& s) {
+void print_summary(const DedupSummary& s) {
   const auto& r = s.result;
   std::fprintf(stderr,
                "gpudedup: %llu records: kept %llu, removed %llu (in %llu clusters), skipped %llu, "
@@ -97,28 +99,7 @@ void print_summary(const DedupJob& job, const DedupSummary& s) {
                (unsigned long long)s.input.records, (unsigned long long)s.kept,
                (unsigned long long)r.removed, (unsigned long long)r.clusters,
                (unsigned long long)s.input.skipped, (unsigned long long)r.empty);
-  if (job.config.method == Method::simhash) {
-    std::fprintf(stderr, "gpudedup: simhash, Hamming distance <= %u, %u blocks, weights %s, %llu pairs within k\n",
-                 job.simhash.hamming, job.simhash.resolved_blocks(), to_string(job.simhash.weights),
-                 (unsigned long long)r.candidate_pairs);
-    if (job.simhash.use_meta || job.simhash.min_score > 0) {
-      std::fprintf(stderr, "gpudedup: score %s, %llu pairs at score >= %.3f\n",
-                   job.simhash.use_meta ? "mu/(1+hamming) + (1-mu) x metadata Jaccard" : "1/(1+hamming)",
-                   (unsigned long long)r.verified_pairs, job.simhash.min_score);
-    }
-  } else if (job.config.method == Method::bloom) {
-    const auto& b = job.config.bloom;
-    std::fprintf(stderr, "gpudedup: bloom m=%u h=%u, %s >= %.3f, %llu pairs considered, %llu passed\n", b.bits,
-                 b.hashes, to_string(b.measure), job.config.lsh.threshold, (unsigned long long)r.candidate_pairs,
-                 (unsigned long long)r.verified_pairs);
-  } else if (job.config.method == Method::minhash) {
-    std::fprintf(stderr, "gpudedup: minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs\n",
-                 job.config.minhash.num_perm, r.lsh.bands, r.lsh.rows, job.config.lsh.bands ? "given" : "auto",
-                 job.config.lsh.threshold, (unsigned long long)r.candidate_pairs);
-  } else {
-    std::fprintf(stderr, "gpudedup: exact join, threshold %.3f, %llu pairs\n", job.config.lsh.threshold,
-                 (unsigned long long)r.candidate_pairs);
-  }
+  for (const auto& line : s.description) std::fprintf(stderr, "gpudedup: %s\n", line.c_str());
   const double t = s.seconds_total > 0 ? s.seconds_total : 1e-9;
   std::fprintf(stderr,
                "gpudedup: backend %s, %.2f s (read %.2f, sketch %.2f, candidates %.2f, cluster %.2f, "
@@ -137,8 +118,7 @@ int run_dedup_command(int argc, char** argv) {
   add_input_options(o);
   add_sketch_options(o);
   add_dedup_options(o);
-  add_simhash_options(o);
-  add_bloom_options(o);
+  add_method_options(o);
   add_backend_options(o);
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
@@ -149,36 +129,14 @@ int run_dedup_command(int argc, char** argv) {
   read_sketch_options(r, job.config);
   read_backend_options(r, job.config);
   read_dedup_options(r, job);
-  read_bloom_options(r, job.config);
-  job.config.validate();  // combinations: --sample with --method, --bloom-* with bloom
-  if (job.config.method == Method::simhash) {
-    job.simhash = read_simhash_options(r);
-    if (job.simhash.use_meta) job.input.meta_field = job.simhash.meta_field;  // JSONL inputs only
-  } else {
-    refuse_score_options(r, "applies to --method simhash only (MinHash and exact pairs pass at --threshold)");
-    refuse_options(r, {"hamming", "blocks", "split-factor", "weights", "len-mu", "len-sigma"},
-                   "applies to --method simhash only");
-  }
-  const Method method = job.config.method;
-  if (method != Method::bloom) {
-    refuse_options(r, {"bloom-bits", "bloom-hashes", "bloom-measure", "bloom-all-pairs-max", "bloom-lsh-bits",
-                       "bloom-lsh-tables"},
-                   "applies to --method bloom only");
-  }
-  if (method != Method::minhash) {
-    // Bands, rows and signature verification are MinHash's; the other methods decide
-    // pairs their own way (exact join, Hamming distance, filter popcounts).
-    refuse_options(r, {"bands", "rows", "verify"}, std::string("does not apply to --method ") + to_string(method));
-  }
-  if (method == Method::bloom || method == Method::simhash) {
-    refuse_options(r, {"similarity"}, std::string("does not apply to --method ") + to_string(method) +
-                                          (method == Method::bloom ? " (use --bloom-measure)" : ""));
-  }
+  refuse_other_methods_options(r, find_method(job.config.method));
+  read_method_options(r, job.config);
+  job.config.validate();  // combinations the options alone cannot see
   const bool quiet = r.count("quiet") > 0;
   ProgressLine line(!quiet);
   const DedupSummary s = run_dedup(job, [&](const Progress& p) { line(p); });
   line.finish();
-  if (!quiet) print_summary(job, s);
+  if (!quiet) print_summary(s);
   return 0;
 }
 

@@ -52,13 +52,13 @@ Config given_config(const cxxopts::ParseResult& r, Config base) {
     base.shingle.stop_word_anchored = parsed.shingle.stop_word_anchored;
   }
   if (r.count("num-perm")) base.minhash.num_perm = parsed.minhash.num_perm;
-  if (r.count("seed")) base.minhash.seed = parsed.minhash.seed;
+  if (r.count("seed")) base.seed = parsed.seed;
   GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
   if (r.count("bands")) {
     base.lsh.bands = r["bands"].as<uint32_t>();
     base.lsh.rows = r["rows"].as<uint32_t>();
   }
-  if (r.count("threshold")) base.lsh.threshold = r["threshold"].as<double>();
+  if (r.count("threshold")) base.threshold = r["threshold"].as<double>();
   return base;
 }
 
@@ -92,7 +92,7 @@ int run_create(int argc, char** argv) {
   const Index idx = Index::create(index_dir(r), c);
   const auto& lsh = idx.lsh_params();
   std::cerr << "gpudedup index: created " << idx.path() << " (P=" << c.minhash.num_perm << ", bands " << lsh.bands
-            << " x rows " << lsh.rows << ", threshold " << c.lsh.threshold << ")\n";
+            << " x rows " << lsh.rows << ", threshold " << c.threshold << ")\n";
   return 0;
 }
 
@@ -269,7 +269,7 @@ int run_stats(int argc, char** argv) {
                 "\"shingle\": \"%s\", \"ngram\": %u, \"seed\": %llu, \"verified\": %s}\n",
                 (unsigned long long)s.documents, (unsigned long long)s.segments, (unsigned long long)s.generation,
                 (unsigned long long)s.disk_bytes, s.bytes_per_document, s.num_perm, s.lsh.bands, s.lsh.rows,
-                s.threshold, to_string(c.shingle.kind), c.shingle.ngram, (unsigned long long)c.minhash.seed,
+                s.threshold, to_string(c.shingle.kind), c.shingle.ngram, (unsigned long long)c.seed,
                 r.count("verify") ? "true" : "false");
     return 0;
   }
@@ -278,7 +278,7 @@ int run_stats(int argc, char** argv) {
               idx.path().c_str(), (unsigned long long)s.documents, (unsigned long long)s.segments,
               (unsigned long long)s.generation, (unsigned long long)s.disk_bytes, s.bytes_per_document, s.num_perm,
               s.lsh.bands, s.lsh.rows, s.threshold, to_string(c.shingle.kind), c.shingle.ngram,
-              (unsigned long long)c.minhash.seed);
+              (unsigned long long)c.seed);
   if (r.count("verify")) std::printf("  every checksum verified\n");
   return 0;
 }

@@ -3,7 +3,8 @@
 
 #include <iostream>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/device.hpp"
+#include "gpudedup/minhash.hpp"
 #include "host/cli/command.hpp"
 #include "host/cli/options.hpp"
 

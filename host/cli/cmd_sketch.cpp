@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/io.hpp"
 #include "gpudedup/simhash.hpp"
@@ -16,9 +16,9 @@ namespace gpudedup::cli {
 namespace {
 
 /// `id<TAB>fingerprint` (16 hex digits) per document; tfidf weights read the input twice.
-void write_simhash_tsv(const Config& config, const SimHashConfig& sh, const InputOptions& input,
-                       size_t per_batch, std::ostream& out, InputStats& stats) {
-  SimHashEngine engine(config, sh);
+void write_simhash_tsv(const Config& config, const InputOptions& input, size_t per_batch, std::ostream& out,
+                       InputStats& stats) {
+  SimHashEngine engine(config);
   InputBatch batch;
   if (engine.needs_df_pass()) {
     for (const auto& path : input.paths) {
@@ -43,7 +43,7 @@ void write_simhash_tsv(const Config& config, const SimHashConfig& sh, const Inpu
 /// The binary sketch file of docs/formats.md, or `id<TAB>P hex values` with --format tsv.
 void write_minhash(const Config& config, const InputOptions& input, size_t per_batch, bool tsv,
                    std::ostream& out, InputStats& stats, Backend& backend) {
-  Engine engine(config);
+  MinHashEngine engine(config);
   backend = engine.backend();
   RecordReader reader(input);
   SketchHeader header = SketchHeader::from_config(config);
@@ -107,9 +107,9 @@ int run_sketch(int argc, char** argv) {
   InputStats stats;
   Backend backend = Backend::cpu;
   if (method == "simhash") {
-    config.method = Method::simhash;
-    const SimHashConfig sh = read_simhash_options(r);
-    write_simhash_tsv(config, sh, input, per_batch, file.stream(), stats);
+    config.method = "simhash";
+    config.simhash = read_simhash_options(r);
+    write_simhash_tsv(config, input, per_batch, file.stream(), stats);
   } else {
     write_minhash(config, input, per_batch, format == "tsv", file.stream(), stats, backend);
   }

@@ -74,7 +74,7 @@ void read_sketch_options(const cxxopts::ParseResult& r, Config& c) {
   const auto p = option<int64_t>(r, "num-perm");
   GD_EXPECTS(p >= 1 && p <= 4096, "--num-perm must be in 1..4096, got " + std::to_string(p));
   c.minhash.num_perm = uint32_t(p);
-  c.minhash.seed = option<uint64_t>(r, "seed");
+  c.seed = option<uint64_t>(r, "seed");
 }
 
 void add_backend_options(cxxopts::Options& o) {

@@ -5,58 +5,55 @@
 
 #include "gpudedup/detail/shingle.hpp"
 #include "gpudedup/errors.hpp"
+#include "gpudedup/method.hpp"
 
 namespace gpudedup {
 
 void Config::validate() const {
-  const auto& t = lsh.threshold;
-  GD_EXPECTS(std::isfinite(t) && t > 0 && t <= 1,
-             "--threshold must be in (0, 1], got " + std::to_string(t));
+  GD_EXPECTS(std::isfinite(threshold) && threshold > 0 && threshold <= 1,
+             "--threshold must be in (0, 1], got " + std::to_string(threshold));
   GD_EXPECTS(shingle.ngram >= 1 && shingle.ngram <= detail::max_ngram,
              "--ngram must be in 1.." + std::to_string(detail::max_ngram) + ", got " +
                  std::to_string(shingle.ngram));
   GD_EXPECTS(minhash.num_perm >= 1 && minhash.num_perm <= 4096,
              "--num-perm must be in 1..4096, got " + std::to_string(minhash.num_perm));
-  GD_EXPECTS((lsh.bands == 0) == (lsh.rows == 0),
-             "--bands and --rows go together: give both, or neither for the automatic choice");
-  if (lsh.bands != 0) {
-    GD_EXPECTS(uint64_t(lsh.bands) * lsh.rows <= minhash.num_perm,
-               "--bands x --rows (" + std::to_string(uint64_t(lsh.bands) * lsh.rows) +
-                   ") must not exceed --num-perm (" + std::to_string(minhash.num_perm) + ")");
-  }
-  GD_EXPECTS(lsh.false_positive_weight >= 0 && lsh.false_negative_weight >= 0 &&
-                 lsh.false_positive_weight + lsh.false_negative_weight > 0,
-             "LSH false-positive/false-negative weights must be >= 0 and not both 0");
   GD_EXPECTS(threads >= 0, "--threads must be >= 0 (0 = all cores), got " + std::to_string(threads));
   GD_EXPECTS(device >= 0, "--device must be >= 0, got " + std::to_string(device));
-  if (method == Method::bloom) {
-    GD_EXPECTS(bloom.bits >= 64 && bloom.bits <= 65536 && bloom.bits % 64 == 0,
-               "--bloom-bits must be a multiple of 64 in 64..65536, got " + std::to_string(bloom.bits));
-    GD_EXPECTS(bloom.hashes >= 1 && bloom.hashes <= 32,
-               "--bloom-hashes must be in 1..32, got " + std::to_string(bloom.hashes));
-    GD_EXPECTS(bloom.lsh_bits >= 1 && bloom.lsh_bits <= 64,
-               "--bloom-lsh-bits must be in 1..64, got " + std::to_string(bloom.lsh_bits));
-    GD_EXPECTS(bloom.lsh_tables >= 1 && bloom.lsh_tables <= 1024,
-               "--bloom-lsh-tables must be in 1..1024, got " + std::to_string(bloom.lsh_tables));
-  }
   if (sampling.kind == SampleKind::minwise || sampling.kind == SampleKind::mins) {
     GD_EXPECTS(sampling.size >= 1 && sampling.size <= (1u << 24),
                "--sample-size must be in 1..16777216, got " + std::to_string(sampling.size));
-    // The set-similarity join filters on the similarity of the sets it is given; the
-    // Jaccard of two bottom-s samples is not Broder's estimator (docs/sketches.md).
-    GD_EXPECTS(method != Method::exact,
-               std::string("--sample ") + to_string(sampling.kind) +
-                   " does not combine with --method exact; use --sample modm, or --method minhash --verify exact");
   }
   if (sampling.kind == SampleKind::modm) {
     GD_EXPECTS(sampling.mod >= 1, "--sample-mod must be >= 1, got " + std::to_string(sampling.mod));
   }
-  GD_EXPECTS(sampling.kind == SampleKind::none || method != Method::simhash,
-             "--sample applies to shingle sets (--method minhash, exact or bloom), not to --method simhash");
   if (shingle.kind == ShingleKind::chars) {
     GD_EXPECTS(!shingle.remove_stop_words && !shingle.stop_word_anchored,
                "--stopwords and --stopword-anchored need --shingle word");
   }
+  const MethodEntry& entry = find_method(method);
+  if (entry.validate) entry.validate(*this);
+}
+
+void LshConfig::validate(uint32_t num_perm) const {
+  GD_EXPECTS((bands == 0) == (rows == 0),
+             "--bands and --rows go together: give both, or neither for the automatic choice");
+  if (bands != 0) {
+    GD_EXPECTS(uint64_t(bands) * rows <= num_perm,
+               "--bands x --rows (" + std::to_string(uint64_t(bands) * rows) +
+                   ") must not exceed --num-perm (" + std::to_string(num_perm) + ")");
+  }
+  GD_EXPECTS(false_positive_weight >= 0 && false_negative_weight >= 0 &&
+                 false_positive_weight + false_negative_weight > 0,
+             "LSH false-positive/false-negative weights must be >= 0 and not both 0");
+}
+
+void BloomConfig::validate() const {
+  GD_EXPECTS(bits >= 64 && bits <= 65536 && bits % 64 == 0,
+             "--bloom-bits must be a multiple of 64 in 64..65536, got " + std::to_string(bits));
+  GD_EXPECTS(hashes >= 1 && hashes <= 32, "--bloom-hashes must be in 1..32, got " + std::to_string(hashes));
+  GD_EXPECTS(lsh_bits >= 1 && lsh_bits <= 64, "--bloom-lsh-bits must be in 1..64, got " + std::to_string(lsh_bits));
+  GD_EXPECTS(lsh_tables >= 1 && lsh_tables <= 1024,
+             "--bloom-lsh-tables must be in 1..1024, got " + std::to_string(lsh_tables));
 }
 
 const char* to_string(Backend b) {
@@ -64,15 +61,6 @@ const char* to_string(Backend b) {
     case Backend::automatic: return "auto";
     case Backend::cpu: return "cpu";
     case Backend::cuda: return "cuda";
-  }
-  return "?";
-}
-const char* to_string(Method m) {
-  switch (m) {
-    case Method::minhash: return "minhash";
-    case Method::exact: return "exact";
-    case Method::simhash: return "simhash";
-    case Method::bloom: return "bloom";
   }
   return "?";
 }

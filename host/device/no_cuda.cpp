@@ -1,4 +1,5 @@
 // Built instead of kernels/ when the CUDA backend is not compiled in.
+#include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/index/bucket_probe.hpp"

@@ -1,3 +1,4 @@
+#include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/minhash/compute_backend.hpp"
 

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "gpudedup/config.hpp"
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 
 namespace gpudedup::detail {
 

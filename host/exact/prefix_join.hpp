@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gpudedup/config.hpp"
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "host/exact/token_order.hpp"
 
 namespace gpudedup::detail {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 
 namespace gpudedup::detail {
 

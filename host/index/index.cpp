@@ -145,7 +145,7 @@ struct Index::Impl {
 
   std::vector<IndexAnswer> answer(const Snapshot& s, const std::vector<std::string>& ids,
                                   const std::vector<uint32_t>& sigs, const std::vector<uint32_t>& sizes) const {
-    detail::MatchSettings ms{params.num_perm, lsh.bands, lsh.rows, config.lsh.threshold,
+    detail::MatchSettings ms{params.num_perm, lsh.bands, lsh.rows, config.threshold,
                              config.similarity == Similarity::containment, threads};
     std::vector<IndexAnswer> answers;
     {
@@ -301,7 +301,7 @@ Index& Index::operator=(Index&&) noexcept = default;
 
 Index Index::create(const std::string& dir, const Config& config) {
   config.validate();
-  GD_EXPECTS(config.method == Method::minhash, "an index uses --method minhash, got " + std::string(to_string(config.method)));
+  GD_EXPECTS(config.method == "minhash", "an index uses --method minhash, got " + config.method);
   GD_EXPECTS(config.sampling.kind == SampleKind::none,
              "an index keeps MinHash signatures of whole shingle sets: --sample is not supported");
   GD_EXPECTS(config.verify == VerifyMode::estimate,
@@ -320,8 +320,8 @@ Index Index::create(const std::string& dir, const Config& config) {
     if (name != "LOCK") throw usage_error("index folder " + dir + " is not empty (it holds " + name + "): choose an empty or new folder");
   }
   Manifest m;
-  const LshParams lsh = config.lsh.bands ? score_lsh_params(config.lsh.threshold, config.lsh.bands, config.lsh.rows)
-                                         : choose_lsh_params(config.lsh.threshold, config.minhash.num_perm,
+  const LshParams lsh = config.lsh.bands ? score_lsh_params(config.threshold, config.lsh.bands, config.lsh.rows)
+                                         : choose_lsh_params(config.threshold, config.minhash.num_perm,
                                                              config.lsh.false_positive_weight,
                                                              config.lsh.false_negative_weight);
   m.params = detail::IndexParams::from_config(config, lsh);
@@ -357,7 +357,7 @@ Index Index::open_impl(const std::string& dir, const IndexOpenOptions& options, 
 
   Config& c = s.config;
   c.minhash.num_perm = m.params.num_perm;
-  c.minhash.seed = m.params.seed;
+  c.seed = m.params.seed;
   c.shingle.kind = m.params.shingle;
   c.shingle.ngram = m.params.ngram;
   c.shingle.remove_stop_words = m.params.remove_stop_words;
@@ -372,13 +372,13 @@ Index Index::open_impl(const std::string& dir, const IndexOpenOptions& options, 
   }
   c.lsh.bands = m.params.bands;
   c.lsh.rows = m.params.rows;
-  c.lsh.threshold = options.threshold >= 0 ? options.threshold : m.params.threshold;
+  c.threshold = options.threshold >= 0 ? options.threshold : m.params.threshold;
   c.similarity = m.params.similarity;
   c.backend = options.backend;
   c.threads = options.threads;
   c.device = options.device;
   c.validate();
-  s.lsh = score_lsh_params(c.lsh.threshold, c.lsh.bands, c.lsh.rows);
+  s.lsh = score_lsh_params(c.threshold, c.lsh.bands, c.lsh.rows);
   if (detail::IndexParams::from_config(c, s.lsh).stop_words_hash != m.params.stop_words_hash) {
     throw data_error("index " + dir + ": " + detail::stop_words_name +
                      " does not match the manifest: the folder is damaged; restore it or rebuild the index");
@@ -489,7 +489,7 @@ IndexStats Index::stats() const {
   st.bytes_per_document = st.documents ? double(st.disk_bytes) / double(st.documents) : 0;
   st.num_perm = impl_->params.num_perm;
   st.lsh = impl_->lsh;
-  st.threshold = impl_->config.lsh.threshold;
+  st.threshold = impl_->config.threshold;
   st.merge_error = impl_->merge_error;
   return st;
 }

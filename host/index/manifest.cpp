@@ -63,7 +63,7 @@ IndexParams IndexParams::from_config(const Config& c, const LshParams& lsh) {
   static_cast<SketchHeader&>(p) = SketchHeader::from_config(c);
   p.bands = lsh.bands;
   p.rows = lsh.rows;
-  p.threshold = c.lsh.threshold;
+  p.threshold = c.threshold;
   p.similarity = c.similarity;
   return p;
 }

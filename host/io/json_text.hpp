@@ -1,6 +1,8 @@
 #pragma once
 // Writing JSON string literals (ids in clusters and stats output).
 #include <ostream>
+#include <sstream>
+#include <string>
 #include <string_view>
 
 namespace gpudedup::detail {
@@ -26,6 +28,13 @@ inline void write_json_string(std::ostream& out, std::string_view s) {
     }
   }
   out.put('"');
+}
+
+/// s as a JSON string literal.
+inline std::string json_string(std::string_view s) {
+  std::ostringstream out;
+  write_json_string(out, s);
+  return out.str();
 }
 
 }  // namespace gpudedup::detail

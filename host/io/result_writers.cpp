@@ -28,8 +28,8 @@ void write_removed(std::ostream& out, const DedupResult& r, const IdTable& ids) 
   }
 }
 
-void write_pairs(std::ostream& out, const DedupResult& r, const IdTable& ids,
-                 const std::vector<uint8_t>* distances) {
+void write_pairs(std::ostream& out, const DedupResult& r, const IdTable& ids) {
+  const bool distances = !r.pair_distances.empty();
   char num[32];
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     const auto& p = r.pairs[i];
@@ -37,7 +37,7 @@ void write_pairs(std::ostream& out, const DedupResult& r, const IdTable& ids,
     out.put('\t');
     write_tsv_field(out, ids[p.b]);
     if (distances) {
-      std::snprintf(num, sizeof num, "\t%u\n", unsigned((*distances)[i]));
+      std::snprintf(num, sizeof num, "\t%u\n", unsigned(r.pair_distances[i]));
     } else {
       std::snprintf(num, sizeof num, "\t%.6f\n", p.similarity);
     }

@@ -2,7 +2,7 @@
 // The --removed, --pairs and --clusters files.
 #include <ostream>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/result.hpp"
 #include "host/core/id_table.hpp"
 
 namespace gpudedup::detail {
@@ -13,9 +13,8 @@ void write_tsv_field(std::ostream& out, std::string_view s);
 /// id <TAB> duplicate_of, one line per removed document, in input order.
 void write_removed(std::ostream& out, const DedupResult& r, const IdTable& ids);
 /// id_a <TAB> id_b <TAB> similarity (6 decimals), in the order the clustering used them;
-/// with `distances` (SimHash) the third column is the pair's Hamming distance.
-void write_pairs(std::ostream& out, const DedupResult& r, const IdTable& ids,
-                 const std::vector<uint8_t>* distances = nullptr);
+/// when the result has pair_distances (SimHash), the third column is that distance.
+void write_pairs(std::ostream& out, const DedupResult& r, const IdTable& ids);
 /// One JSON line per cluster of two or more, numbered by their representatives' order;
 /// members in input order.
 void write_clusters(std::ostream& out, const DedupResult& r, const IdTable& ids);

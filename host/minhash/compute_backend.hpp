@@ -8,7 +8,7 @@
 
 #include "gpudedup/config.hpp"
 #include "gpudedup/document_batch.hpp"
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "host/shingle/shingling.hpp"
 
 namespace gpudedup::detail {

@@ -65,7 +65,7 @@ class CpuBackend final : public ComputeBackend {
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                   const std::function<bool(uint32_t, uint32_t)>& skip,
                   std::vector<ScoredPair>& passed, uint64_t* candidates) override {
-    const double t = spec_.config.lsh.threshold;
+    const double t = spec_.config.threshold;
     const bool accept_all = spec_.config.verify == VerifyMode::none;
     for_each_candidate(corpus, band, rows, [&](uint32_t a, uint32_t b) {
       ++*candidates;

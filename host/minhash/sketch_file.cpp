@@ -31,7 +31,7 @@ T get(const unsigned char* p) {
 SketchHeader SketchHeader::from_config(const Config& c) {
   SketchHeader h;
   h.num_perm = c.minhash.num_perm;
-  h.seed = c.minhash.seed;
+  h.seed = c.seed;
   h.shingle = c.shingle.kind;
   h.ngram = c.shingle.ngram;
   h.remove_stop_words = c.shingle.remove_stop_words;

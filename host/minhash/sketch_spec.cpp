@@ -9,10 +9,10 @@ SketchSpec make_sketch_spec(const Config& config) {
   SketchSpec spec;
   spec.config = config;
   spec.shingles = make_shingle_spec(config.shingle);
-  set_sampling(spec.shingles, config.sampling, config.minhash.seed);
+  set_sampling(spec.shingles, config.sampling, config.seed);
   spec.perm_a.resize(config.minhash.num_perm);
   spec.perm_b.resize(config.minhash.num_perm);
-  make_permutations(config.minhash.seed, config.minhash.num_perm, spec.perm_a.data(), spec.perm_b.data());
+  make_permutations(config.seed, config.minhash.num_perm, spec.perm_a.data(), spec.perm_b.data());
   return spec;
 }
 

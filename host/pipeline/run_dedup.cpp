@@ -5,10 +5,11 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
-#include <sstream>
 
 #include "gpudedup/errors.hpp"
+#include "gpudedup/method.hpp"
 #include "host/core/id_table.hpp"
 #include "host/io/json_text.hpp"
 #include "host/io/result_writers.hpp"
@@ -74,42 +75,17 @@ struct ReadState {
   std::vector<uint64_t> record_of;
 };
 
-/// The engine of the method behind one face: MinHash/exact Engine, SimHashEngine or
-/// BloomEngine.
-struct CorpusEngine {
-  std::optional<Engine> minhash;
-  std::optional<SimHashEngine> simhash;
-  std::optional<BloomEngine> bloom;
-
-  explicit CorpusEngine(const DedupJob& job) {
-    if (job.config.method == Method::simhash) simhash.emplace(job.config, job.simhash);
-    else if (job.config.method == Method::bloom) bloom.emplace(job.config);
-    else minhash.emplace(job.config);
-  }
-  Backend backend() const { return minhash ? minhash->backend() : simhash ? simhash->backend() : bloom->backend(); }
-  uint64_t size() const { return minhash ? minhash->size() : simhash ? simhash->size() : bloom->size(); }
-  void add(const InputBatch& b) {
-    if (minhash) minhash->add(b.docs);
-    else if (simhash) simhash->add(b.docs, b.meta);
-    else bloom->add(b.docs);
-  }
-  DedupResult finish(SimHashPairInfo* info) {
-    return minhash ? minhash->finish() : simhash ? simhash->finish(info) : bloom->finish();
-  }
-};
-
-/// The job's input options: the metadata field of the SimHash combined score is read with
-/// the records (both passes, so that a record with a bad meta field is skipped in each).
-InputOptions input_options(const DedupJob& job) {
+/// The job's input options: a metadata field the method asks for is read with the
+/// records (in every pass, so that a record with a bad field is skipped in each).
+InputOptions input_options(const DedupJob& job, const MethodNeeds& needs) {
   InputOptions in = job.input;
-  if (job.config.method == Method::simhash && job.simhash.use_meta) {
-    GD_EXPECTS(!job.simhash.meta_field.empty(), "--meta-field must name a JSON field");
-    GD_EXPECTS(in.meta_field.empty() || in.meta_field == job.simhash.meta_field,
-               "--meta-field: InputOptions::meta_field and SimHashConfig::meta_field differ");
-    in.meta_field = job.simhash.meta_field;
+  if (!needs.meta_field.empty()) {
+    GD_EXPECTS(in.meta_field.empty() || in.meta_field == needs.meta_field,
+               "--meta-field: InputOptions::meta_field and the method's metadata field differ");
+    in.meta_field = needs.meta_field;
   } else {
-    GD_EXPECTS(in.meta_field.empty(), "--meta-field " + in.meta_field +
-                                          " is used by the combined score of --method simhash only");
+    GD_EXPECTS(in.meta_field.empty(),
+               "--meta-field " + in.meta_field + " is read by no part of --method " + job.config.method);
   }
   return in;
 }
@@ -118,19 +94,20 @@ InputOptions input_options(const DedupJob& job) {
 
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   GD_EXPECTS(job.batch_size >= 1, "--batch-size must be >= 1");
-  const InputOptions input = input_options(job);
   const auto t_start = clock_type::now();
   DedupSummary s;
-  CorpusEngine engine(job);
+  const std::unique_ptr<DedupMethod> method = make_method(job.config);
+  const MethodNeeds needs = method->needs();
+  const InputOptions input = input_options(job, needs);
   OutputFiles files(job.outputs);
-  s.backend = engine.backend();
+  s.backend = method->backend();
 
   Progress p;
   p.total_input_bytes = known_input_bytes(input);
   auto report = [&](const char* stage, const RecordReader& reader) {
     if (!progress) return;
     p.stage = stage;
-    p.documents = engine.size();
+    p.documents = method->size();
     p.input_bytes = reader.stats().bytes;
     p.seconds = since(t_start);
     progress(p);
@@ -148,13 +125,14 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     }
   };
 
-  // SimHash with idf weights: a first pass counts document frequencies.
-  if (engine.simhash && engine.simhash->needs_df_pass()) {
+  // A method that needs a first pass (SimHash's idf weights) sees every batch twice.
+  if (needs.prepass) {
     for (const auto& path : input.paths) {
-      GD_EXPECTS(path != "-", "--weights tfidf/tfidf-len read the input twice: give a file, not - (stdin)");
+      GD_EXPECTS(path != "-", "--method " + job.config.method +
+                                  " with these options reads the input twice: give a file, not - (stdin)");
     }
-    RecordReader df_reader(input);
-    read_all(df_reader, "df", [&](const InputBatch& b) { engine.simhash->count_df(b.docs); });
+    RecordReader prepass_reader(input);
+    read_all(prepass_reader, "prepass", [&](const InputBatch& b) { method->prepass(b.docs); });
   }
 
   // Pass 1: read and sketch.
@@ -165,12 +143,14 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
       kept.ids.add(b.ids[i]);
       kept.record_of.push_back(b.records[i]);
     }
-    engine.add(b);
+    method->add(b.docs, b.meta);
   });
   s.input = reader.stats();
 
   report("candidates", reader);
-  s.result = engine.finish(&s.simhash_pairs);
+  s.result = method->finish();
+  s.method_stats = method->stats_fields(s.result);
+  s.description = method->describe(s.result);
   s.kept = s.result.documents - s.result.removed;
 
   // Pass 2: outputs.
@@ -184,7 +164,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   });
   write_output(files.removed, [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
   write_output(files.pairs, [&](std::ostream& out) {
-    detail::write_pairs(out, s.result, ids, engine.simhash ? &s.simhash_pairs.distance : nullptr);
+    detail::write_pairs(out, s.result, ids);
   });
   write_output(files.clusters, [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
   s.seconds_write = since(t_write);
@@ -192,71 +172,6 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   write_output(files.stats, [&](std::ostream& out) { out << stats_json(job, s); });
   files.commit();
   return s;
-}
-
-std::string stats_json(const DedupJob& job, const DedupSummary& s) {
-  const auto& c = job.config;
-  const auto& r = s.result;
-  std::ostringstream o;
-  o.precision(6);
-  o << std::fixed;
-  o << "{\n"
-    << "  \"records\": " << s.input.records << ",\n"
-    << "  \"documents\": " << s.input.documents << ",\n"
-    << "  \"kept\": " << s.kept << ",\n"
-    << "  \"removed\": " << r.removed << ",\n"
-    << "  \"skipped\": " << s.input.skipped << ",\n"
-    << "  \"empty\": " << r.empty << ",\n"
-    << "  \"blank_lines\": " << s.input.blank_lines << ",\n"
-    << "  \"clusters\": " << r.clusters << ",\n"
-    << "  \"candidate_pairs\": " << r.candidate_pairs << ",\n"
-    << "  \"pairs\": " << r.pairs.size() << ",\n"
-    << "  \"input_bytes\": " << s.input.bytes << ",\n"
-    << "  \"method\": \"" << to_string(c.method) << "\",\n"
-    << "  \"backend\": \"" << to_string(s.backend) << "\",\n"
-    << "  \"threshold\": " << c.lsh.threshold << ",\n"
-    << "  \"num_perm\": " << c.minhash.num_perm << ",\n"
-    << "  \"seed\": " << c.minhash.seed << ",\n"
-    << "  \"bands\": " << r.lsh.bands << ",\n"
-    << "  \"rows\": " << r.lsh.rows << ",\n"
-    << "  \"lsh_choice\": \"" << (c.lsh.bands ? "given" : "auto") << "\",\n"
-    << "  \"false_positive_area\": " << r.lsh.false_positive_area << ",\n"
-    << "  \"false_negative_area\": " << r.lsh.false_negative_area << ",\n"
-    << "  \"shingle\": \"" << to_string(c.shingle.kind) << "\",\n"
-    << "  \"ngram\": " << c.shingle.ngram << ",\n"
-    << "  \"verify\": \"" << to_string(c.verify) << "\",\n";
-  if (c.method == Method::simhash) {
-    o << "  \"hamming\": " << job.simhash.hamming << ",\n"
-      << "  \"blocks\": " << job.simhash.resolved_blocks() << ",\n"
-      << "  \"weights\": \"" << to_string(job.simhash.weights) << "\",\n"
-      << "  \"features\": \"" << to_string(job.simhash.features) << "\",\n"
-      << "  \"min_score\": " << job.simhash.min_score << ",\n"
-      << "  \"pairs_passing_score\": " << r.verified_pairs << ",\n";
-    if (job.simhash.use_meta) {
-      o << "  \"meta_field\": ";
-      detail::write_json_string(o, job.simhash.meta_field);
-      o << ",\n  \"meta_weight\": " << job.simhash.meta_weight << ",\n";
-    }
-  }
-  if (c.method == Method::bloom) {
-    o << "  \"bloom_bits\": " << c.bloom.bits << ",\n"
-      << "  \"bloom_hashes\": " << c.bloom.hashes << ",\n"
-      << "  \"bloom_measure\": \"" << to_string(c.bloom.measure) << "\",\n"
-      << "  \"bloom_search\": \"" << (r.documents - r.empty > c.bloom.all_pairs_limit ? "lsh" : "all-pairs")
-      << "\",\n";
-  }
-  if (c.sampling.kind != SampleKind::none) {
-    o << "  \"sample\": \"" << to_string(c.sampling.kind) << "\",\n";
-    if (c.sampling.kind == SampleKind::modm) o << "  \"sample_mod\": " << c.sampling.mod << ",\n";
-    else o << "  \"sample_size\": " << c.sampling.size << ",\n";
-  }
-  o
-    << "  \"similarity\": \"" << to_string(c.similarity) << "\",\n"
-    << "  \"seconds\": {\"read\": " << s.seconds_read << ", \"sketch\": " << r.seconds.sketch
-    << ", \"candidates\": " << r.seconds.candidates << ", \"cluster\": " << r.seconds.cluster
-    << ", \"write\": " << s.seconds_write << ", \"total\": " << s.seconds_total << "}\n"
-    << "}\n";
-  return o.str();
 }
 
 }  // namespace gpudedup

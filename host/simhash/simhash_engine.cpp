@@ -1,11 +1,13 @@
 // The SimHash engine: df pass, fingerprints per batch, then one exact Hamming search and
 // a union-find over the pairs that pass the score.
 #include <algorithm>
-#include <chrono>
 
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/simhash.hpp"
+#include "host/core/format.hpp"
+#include "host/core/stage_clock.hpp"
+#include "host/io/json_text.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/simhash/simhash_detail.hpp"
 #include "host/core/union_find.hpp"
@@ -13,13 +15,12 @@
 namespace gpudedup {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 bool by_pair(const HammingPair& x, const HammingPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 
 }  // namespace
+
+using detail::seconds_since;
+using detail::stage_clock;
 
 struct SimHashEngine::Impl {
   Config config;
@@ -66,13 +67,25 @@ struct SimHashEngine::Impl {
   }
 };
 
+namespace {
+
+Config with_simhash(Config config, const SimHashConfig& simhash) {
+  config.method = "simhash";
+  config.simhash = simhash;
+  return config;
+}
+
+}  // namespace
+
 SimHashEngine::SimHashEngine(const Config& config, const SimHashConfig& simhash)
-    : impl_(std::make_unique<Impl>()) {
-  config.validate();
-  simhash.validate();
+    : SimHashEngine(with_simhash(config, simhash)) {}
+
+SimHashEngine::SimHashEngine(const Config& config) : impl_(std::make_unique<Impl>()) {
+  const SimHashConfig& simhash = config.simhash;
   auto& s = *impl_;
   s.config = config;
-  s.config.method = Method::simhash;
+  s.config.method = "simhash";
+  s.config.validate();
   s.sh = simhash;
   s.spec = detail::make_simhash_spec(config, simhash);
   s.plan = detail::make_hamming_plan(simhash.hamming, simhash.blocks, simhash.split_factor);
@@ -91,6 +104,15 @@ SimHashEngine& SimHashEngine::operator=(SimHashEngine&&) noexcept = default;
 Backend SimHashEngine::backend() const { return impl_->backend; }
 const SimHashConfig& SimHashEngine::simhash_config() const { return impl_->sh; }
 bool SimHashEngine::needs_df_pass() const { return impl_->sh.weights != SimHashWeights::tf; }
+MethodNeeds SimHashEngine::needs() const {
+  MethodNeeds n;
+  n.prepass = needs_df_pass();
+  if (impl_->sh.use_meta) {
+    GD_EXPECTS(!impl_->sh.meta_field.empty(), "--meta-field must name a JSON field");
+    n.meta_field = impl_->sh.meta_field;
+  }
+  return n;
+}
 uint64_t SimHashEngine::df_documents() const { return impl_->df_documents; }
 size_t SimHashEngine::vocabulary_size() const { return impl_->vocabulary; }
 uint64_t SimHashEngine::size() const { return impl_->fps.size(); }
@@ -99,7 +121,7 @@ const std::vector<uint64_t>& SimHashEngine::corpus_fingerprints() const { return
 void SimHashEngine::count_df(const DocumentBatch& batch) {
   auto& s = *impl_;
   GD_EXPECTS(!s.frozen, "count_df() must come before the first fingerprints() or add()");
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = stage_clock::now();
   detail::count_document_frequencies(s.spec, batch, s.df_hashes, s.df_counts);
   s.df_documents += batch.size();
   s.vocabulary = s.df_hashes.size();
@@ -132,7 +154,7 @@ uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataBatch& met
     GD_EXPECTS(meta.size() == batch.size(), "--meta-field: " + std::to_string(meta.size()) +
                                                 " metadata sets for " + std::to_string(batch.size()) + " documents");
   }
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = stage_clock::now();
   s.fps.resize(first + batch.size());
   s.feature_counts.resize(first + batch.size());
   s.fingerprint(batch, s.fps.data() + first, s.feature_counts.data() + first);
@@ -156,7 +178,7 @@ DedupResult SimHashEngine::finish(SimHashPairInfo* info) {
     ids.push_back(d);
     values.push_back(s.fps[d]);
   }
-  auto t0 = std::chrono::steady_clock::now();
+  auto t0 = stage_clock::now();
   const detail::DistinctFingerprints distinct = detail::collapse_fingerprints(values);
   std::vector<HammingPair> value_pairs =
       s.backend == Backend::cuda ? detail::search_distinct_cuda(distinct.values, s.plan, s.config.device, s.config.threads)
@@ -164,7 +186,7 @@ DedupResult SimHashEngine::finish(SimHashPairInfo* info) {
   std::sort(value_pairs.begin(), value_pairs.end(), by_pair);
   s.seconds.candidates += seconds_since(t0);
 
-  t0 = std::chrono::steady_clock::now();
+  t0 = stage_clock::now();
   std::vector<HammingPair> pairs;  // in document numbers, sorted by (a, b)
   if (s.sh.use_meta || s.config.all_pairs) {
     // Scores differ per document pair (metadata), or every pair is wanted: expand.
@@ -202,12 +224,13 @@ DedupResult SimHashEngine::finish(SimHashPairInfo* info) {
   }
   s.seconds.candidates += seconds_since(t0);
 
-  t0 = std::chrono::steady_clock::now();
+  t0 = stage_clock::now();
   detail::UnionFind uf(r.documents);
   if (info) *info = {};
   for (const auto& p : pairs) {
     if (!uf.unite(p.a, p.b) && !s.config.all_pairs) continue;
     r.pairs.push_back({p.a, p.b, 1.0 - double(p.distance) / 64.0});
+    r.pair_distances.push_back(p.distance);
     if (info) {
       info->distance.push_back(uint8_t(p.distance));
       info->score.push_back(s.score(p.a, p.b, p.distance));
@@ -217,6 +240,36 @@ DedupResult SimHashEngine::finish(SimHashPairInfo* info) {
   s.seconds.cluster += seconds_since(t0);
   r.seconds = s.seconds;
   return r;
+}
+
+std::vector<StatsField> SimHashEngine::stats_fields(const DedupResult& r) const {
+  const SimHashConfig& sh = impl_->sh;
+  std::vector<StatsField> f = {
+      {"hamming", std::to_string(sh.hamming)},
+      {"blocks", std::to_string(sh.resolved_blocks())},
+      {"weights", detail::json_string(to_string(sh.weights))},
+      {"features", detail::json_string(to_string(sh.features))},
+      {"min_score", detail::format("%.6f", sh.min_score)},
+      {"pairs_passing_score", std::to_string(r.verified_pairs)},
+  };
+  if (sh.use_meta) {
+    f.push_back({"meta_field", detail::json_string(sh.meta_field)});
+    f.push_back({"meta_weight", detail::format("%.6f", sh.meta_weight)});
+  }
+  return f;
+}
+
+std::vector<std::string> SimHashEngine::describe(const DedupResult& r) const {
+  const SimHashConfig& sh = impl_->sh;
+  std::vector<std::string> lines = {
+      detail::format("simhash, Hamming distance <= %u, %u blocks, weights %s, %llu pairs within k", sh.hamming,
+                     sh.resolved_blocks(), to_string(sh.weights), (unsigned long long)r.candidate_pairs)};
+  if (sh.use_meta || sh.min_score > 0) {
+    lines.push_back(detail::format("score %s, %llu pairs at score >= %.3f",
+                                   sh.use_meta ? "mu/(1+hamming) + (1-mu) x metadata Jaccard" : "1/(1+hamming)",
+                                   (unsigned long long)r.verified_pairs, sh.min_score));
+  }
+  return lines;
 }
 
 }  // namespace gpudedup

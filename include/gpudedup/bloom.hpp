@@ -8,7 +8,7 @@
 ///
 /// Use:
 /// @code
-///   BloomEngine e(config);                  // config.bloom, .shingle, .sampling, .lsh.threshold
+///   BloomEngine e(config);                  // config.bloom, .shingle, .sampling, .threshold
 ///   for (batch : corpus) e.add(batch);
 ///   DedupResult r = e.finish();             // pairs, clusters
 /// @endcode
@@ -18,7 +18,8 @@
 
 #include "gpudedup/config.hpp"
 #include "gpudedup/document_batch.hpp"
-#include "gpudedup/engine.hpp"
+#include "gpudedup/method.hpp"
+#include "gpudedup/result.hpp"
 #include "gpudedup/pod_buffer.hpp"
 
 namespace gpudedup {
@@ -55,22 +56,24 @@ std::vector<BloomPair> bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, do
 /// candidate: 1 - (1 - (1 - d/m)^bits)^tables (buckets within the size bound).
 double bloom_lsh_probability(uint32_t distance, uint32_t m, uint32_t bits, uint32_t tables);
 
-class BloomEngine {
+class BloomEngine final : public DedupMethod {
  public:
-  /// Uses config.bloom, .shingle, .sampling, .lsh.threshold, .threads, .backend, .device
+  /// Uses config.bloom, .shingle, .sampling, .threshold, .threads, .backend, .device
   /// and .all_pairs. Backend automatic: CUDA when a device is found.
   /// @throws usage_error for a bad config, or backend cuda without a usable device.
   explicit BloomEngine(const Config& config);
-  ~BloomEngine();
+  ~BloomEngine() override;
   BloomEngine(BloomEngine&&) noexcept;
   BloomEngine& operator=(BloomEngine&&) noexcept;
 
-  Backend backend() const;
+  Backend backend() const override;
   /// Filters of a batch (does not add it); an empty document has an empty filter.
   BloomFilters filters(const DocumentBatch& batch) const;
   /// Builds the filters of a batch and adds them. @return the number of its first document.
-  uint64_t add(const DocumentBatch& batch);
-  uint64_t size() const;
+  uint64_t add(const DocumentBatch& batch) { return add(batch, MetadataBatch{}); }
+  /// The same; Bloom reads no metadata.
+  uint64_t add(const DocumentBatch& batch, const MetadataBatch& meta) override;
+  uint64_t size() const override;
   const BloomFilters& corpus_filters() const;
 
   /// Finds the pairs that reach the threshold (all pairs, or bit-sampling LSH above
@@ -78,7 +81,10 @@ class BloomEngine {
   /// is the smallest member. DedupResult::pairs: the pairs that joined two clusters (all
   /// when Config::all_pairs), sorted by (a, b), with the measure as similarity. Documents
   /// with empty filters are never paired (counted in `empty`).
-  DedupResult finish();
+  DedupResult finish() override;
+
+  std::vector<StatsField> stats_fields(const DedupResult& result) const override;
+  std::vector<std::string> describe(const DedupResult& result) const override;
 
  private:
   struct Impl;

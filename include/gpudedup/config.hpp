@@ -9,7 +9,6 @@
 namespace gpudedup {
 
 enum class Backend { automatic, cpu, cuda };
-enum class Method { minhash, exact, simhash, bloom };
 enum class ShingleKind { chars, words };
 enum class VerifyMode { estimate, exact, none };
 enum class Similarity { jaccard, containment };
@@ -29,15 +28,16 @@ struct ShingleConfig {
 
 struct MinHashConfig {
   uint32_t num_perm = 256;  ///< P
-  uint64_t seed = 1;        ///< seeds the permutation family
 };
 
 struct LshConfig {
-  double threshold = 0.8;   ///< similarity threshold t in (0, 1]
   uint32_t bands = 0;       ///< b; 0 with rows 0 = choose automatically for the threshold
   uint32_t rows = 0;        ///< r
   double false_positive_weight = 0.5;  ///< weights of the automatic choice
   double false_negative_weight = 0.5;
+
+  /// @throws usage_error for bands without rows, b x r > num_perm or bad weights.
+  void validate(uint32_t num_perm) const;
 };
 
 /// `--method bloom`: each shingle set becomes an m-bit Bloom filter with h bits per shingle.
@@ -50,6 +50,9 @@ struct BloomConfig {
   uint64_t all_pairs_limit = 1000000;
   uint32_t lsh_bits = 24;    ///< bit-sampling LSH: sampled bits per table (1..64)
   uint32_t lsh_tables = 64;  ///< bit-sampling LSH: tables (1..1024)
+
+  /// @throws usage_error naming the option when a value is out of range.
+  void validate() const;
 };
 
 /// Keeps a sample of each document's shingle-hash set before sketching.
@@ -59,13 +62,57 @@ struct SamplingConfig {
   uint64_t mod = 25;    ///< m of modm: hashes with hash % m == 0 are kept
 };
 
+/// What a SimHash fingerprint is made of.
+enum class SimHashFeatures {
+  tokens,    ///< word tokens, each CJK character a token of its own (default)
+  shingles,  ///< the k-grams of Config::shingle (char or word, --shingle/--ngram)
+};
+
+/// How a feature occurrence is weighted (detail/simhash.hpp gives the fixed-point rules).
+enum class SimHashWeights {
+  tf,         ///< count in the document
+  tfidf,      ///< tf * ln(N/df); needs the df pass
+  tfidf_len,  ///< tf * ln(N/df) * (1 + Gaussian of the term length); needs the df pass
+};
+
+/// `--method simhash` (docs/simhash.md).
+struct SimHashConfig {
+  SimHashFeatures features = SimHashFeatures::tokens;
+  SimHashWeights weights = SimHashWeights::tf;
+  double len_mu = 4.51;      ///< mean term length in code points (--len-mu)
+  double len_sigma = 2.207;  ///< its standard deviation (--len-sigma)
+  uint32_t hamming = 3;      ///< k: pairs within this Hamming distance, 0..32 (--hamming)
+  uint32_t blocks = 0;       ///< m >= k+1 blocks; 0 = k+1 (--blocks)
+  double split_factor = 2.0; ///< runs above (1+mu) x the mean run size are split (--split-factor)
+  /// Combined score with metadata sets (--meta-field): add() then needs the sets.
+  bool use_meta = false;
+  std::string meta_field;    ///< the JSON array field run_dedup() reads the sets from (--meta-field)
+  double meta_weight = 0.85; ///< mu of score = mu/(1+d) + (1-mu) * J_meta (--meta-weight)
+  double min_score = 0;      ///< pairs pass when score >= this (--min-score)
+  uint32_t meta_num_perm = 128;  ///< MinHash values per metadata set
+  uint64_t meta_seed = 1;        ///< seeds the metadata MinHash family
+
+  /// m: `blocks`, or k+1 when 0.
+  uint32_t resolved_blocks() const { return blocks ? blocks : hamming + 1; }
+  /// @throws usage_error naming the option when a value is out of range.
+  void validate() const;
+};
+
 struct Config {
   Backend backend = Backend::automatic;
-  Method method = Method::minhash;
+  /// A name from the method table (method.hpp): "minhash", "exact", "simhash", "bloom".
+  std::string method = "minhash";
+  /// Similarity threshold t in (0, 1]: the pairs a method reports reach it (MinHash and
+  /// exact: Jaccard or containment; Bloom: the popcount measure).
+  double threshold = 0.8;
+  /// Seeds every random choice of a method: the MinHash permutation family, minwise
+  /// sampling, Bloom's bit-sampling LSH.
+  uint64_t seed = 1;
   ShingleConfig shingle;
   MinHashConfig minhash;
   LshConfig lsh;
-  BloomConfig bloom;         ///< used when method == Method::bloom
+  BloomConfig bloom;         ///< used by method "bloom"
+  SimHashConfig simhash;     ///< used by method "simhash"
   SamplingConfig sampling;   ///< applies to minhash, exact and bloom
   VerifyMode verify = VerifyMode::estimate;
   Similarity similarity = Similarity::jaccard;
@@ -75,16 +122,19 @@ struct Config {
   int threads = 0;  ///< CPU threads; 0 = all cores
   int device = 0;   ///< CUDA device ordinal
 
-  /// Throws usage_error naming the option when a value is out of range.
+  /// Checks the shared values, then the method's own (its row of the method table).
+  /// @throws usage_error naming the option when a value is out of range or the method
+  /// is not in the table.
   void validate() const;
 };
 
 const char* to_string(Backend);
-const char* to_string(Method);
 const char* to_string(ShingleKind);
 const char* to_string(VerifyMode);
 const char* to_string(Similarity);
 const char* to_string(BloomMeasure);
 const char* to_string(SampleKind);
+const char* to_string(SimHashWeights);
+const char* to_string(SimHashFeatures);
 
 }  // namespace gpudedup

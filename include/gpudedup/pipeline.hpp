@@ -1,16 +1,16 @@
 #pragma once
 /// @file pipeline.hpp
 /// The whole dedup job as one call: read -> sketch -> candidates -> verify -> cluster ->
-/// write. `gpudedup dedup` is this function plus option parsing.
+/// write, for any method of the method table (method.hpp). `gpudedup dedup` is this
+/// function plus option parsing.
 #include <cstdint>
 #include <functional>
 #include <string>
 
-#include "gpudedup/bloom.hpp"
 #include "gpudedup/config.hpp"
-#include "gpudedup/engine.hpp"
 #include "gpudedup/io.hpp"
-#include "gpudedup/simhash.hpp"
+#include "gpudedup/method.hpp"
+#include "gpudedup/result.hpp"
 
 namespace gpudedup {
 
@@ -37,7 +37,8 @@ using ProgressCallback = std::function<void(const Progress&)>;
 struct DedupSummary {
   InputStats input;
   DedupResult result;       ///< document numbers index the documents in input order
-  SimHashPairInfo simhash_pairs;  ///< simhash: Hamming distance and score of each result pair
+  std::vector<StatsField> method_stats;  ///< the method's own entries of the stats file
+  std::vector<std::string> description;  ///< the method's lines for a person (DedupMethod::describe)
   Backend backend = Backend::cpu;
   uint64_t kept = 0;        ///< documents written (kept + removed + input.skipped = input.records)
   double seconds_read = 0;  ///< reading and parsing (overlaps nothing: measured apart)
@@ -49,7 +50,6 @@ struct DedupJob {
   InputOptions input;
   Config config;
   OutputOptions outputs;
-  SimHashConfig simhash;                     ///< used when config.method == Method::simhash
   size_t batch_size = 65536;                 ///< documents per batch
   size_t batch_max_bytes = size_t(256) << 20;///< text bytes per batch
 };

@@ -6,7 +6,7 @@
 ///
 /// Use:
 /// @code
-///   SimHashEngine e(config, simhash);       // config.shingle/threads/backend/all_pairs
+///   SimHashEngine e(config);                // config.simhash, .shingle/threads/backend/all_pairs
 ///   if (e.needs_df_pass())                  // tfidf, tfidf-len: pass 1 over the corpus
 ///     for (batch : corpus) e.count_df(batch);
 ///   for (batch : corpus) e.add(batch);      // pass 2 (meta sets too, when used)
@@ -19,47 +19,11 @@
 
 #include "gpudedup/config.hpp"
 #include "gpudedup/document_batch.hpp"
-#include "gpudedup/engine.hpp"
+#include "gpudedup/method.hpp"
+#include "gpudedup/result.hpp"
 
 namespace gpudedup {
 
-/// What a fingerprint is made of.
-enum class SimHashFeatures {
-  tokens,    ///< word tokens, each CJK character a token of its own (default)
-  shingles,  ///< the k-grams of Config::shingle (char or word, --shingle/--ngram)
-};
-
-/// How a feature occurrence is weighted (detail/simhash.hpp gives the fixed-point rules).
-enum class SimHashWeights {
-  tf,         ///< count in the document
-  tfidf,      ///< tf * ln(N/df); needs the df pass
-  tfidf_len,  ///< tf * ln(N/df) * (1 + Gaussian of the term length); needs the df pass
-};
-
-struct SimHashConfig {
-  SimHashFeatures features = SimHashFeatures::tokens;
-  SimHashWeights weights = SimHashWeights::tf;
-  double len_mu = 4.51;      ///< mean term length in code points (--len-mu)
-  double len_sigma = 2.207;  ///< its standard deviation (--len-sigma)
-  uint32_t hamming = 3;      ///< k: pairs within this Hamming distance, 0..32 (--hamming)
-  uint32_t blocks = 0;       ///< m >= k+1 blocks; 0 = k+1 (--blocks)
-  double split_factor = 2.0; ///< runs above (1+mu) x the mean run size are split (--split-factor)
-  /// Combined score with metadata sets (--meta-field): add() then needs the sets.
-  bool use_meta = false;
-  std::string meta_field;    ///< the JSON array field run_dedup() reads the sets from (--meta-field)
-  double meta_weight = 0.85; ///< mu of score = mu/(1+d) + (1-mu) * J_meta (--meta-weight)
-  double min_score = 0;      ///< pairs pass when score >= this (--min-score)
-  uint32_t meta_num_perm = 128;  ///< MinHash values per metadata set
-  uint64_t meta_seed = 1;        ///< seeds the metadata MinHash family
-
-  /// m: `blocks`, or k+1 when 0.
-  uint32_t resolved_blocks() const { return blocks ? blocks : hamming + 1; }
-  /// @throws usage_error naming the option when a value is out of range.
-  void validate() const;
-};
-
-const char* to_string(SimHashWeights);
-const char* to_string(SimHashFeatures);
 
 /// Metadata set of each document of a batch (keywords, tags, references).
 using MetadataSets = std::vector<std::vector<std::string>>;
@@ -92,21 +56,28 @@ std::vector<HammingPair> hamming_pairs(const std::vector<uint64_t>& fps, uint32_
 /// The same pairs by comparing all n(n-1)/2 pairs: the oracle of the tests.
 std::vector<HammingPair> hamming_pairs_brute_force(const std::vector<uint64_t>& fps, uint32_t k);
 
-class SimHashEngine {
+class SimHashEngine final : public DedupMethod {
  public:
-  /// Uses config.shingle (features = shingles), config.threads, config.backend,
-  /// config.device and config.all_pairs. Backend automatic: CUDA when a device is found.
-  /// @throws usage_error for a bad config, or backend cuda without a usable device.
+  /// Uses config.simhash, config.shingle (features = shingles), config.threads,
+  /// config.backend, config.device and config.all_pairs. Backend automatic: CUDA when a
+  /// device is found. @throws usage_error for a bad config, or backend cuda without a
+  /// usable device.
+  explicit SimHashEngine(const Config& config);
+  /// The same with `simhash` in place of config.simhash.
   SimHashEngine(const Config& config, const SimHashConfig& simhash);
-  ~SimHashEngine();
+  ~SimHashEngine() override;
   SimHashEngine(SimHashEngine&&) noexcept;
   SimHashEngine& operator=(SimHashEngine&&) noexcept;
 
-  Backend backend() const;
+  Backend backend() const override;
   const SimHashConfig& simhash_config() const;
 
   /// True for tfidf and tfidf-len: call count_df() on every batch before the first add().
   bool needs_df_pass() const;
+  /// prepass: needs_df_pass(); meta_field: SimHashConfig::meta_field when use_meta.
+  MethodNeeds needs() const override;
+  /// count_df().
+  void prepass(const DocumentBatch& batch) override { count_df(batch); }
   /// Pass 1: counts, for each distinct feature, the documents holding it (exactly: a
   /// sorted (hash, df) table merged batch by batch; memory 12 bytes per distinct
   /// feature of the corpus). @throws usage_error after add() or fingerprints().
@@ -127,9 +98,9 @@ class SimHashEngine {
   /// The same with the sets in the batch layout (InputBatch::meta); `meta` is ignored
   /// unless use_meta. Each set becomes meta_num_perm MinHash values on the host, whatever
   /// the backend, so scores do not depend on it. @throws usage_error for a wrong size.
-  uint64_t add(const DocumentBatch& batch, const MetadataBatch& meta);
+  uint64_t add(const DocumentBatch& batch, const MetadataBatch& meta) override;
   /// Documents added so far.
-  uint64_t size() const;
+  uint64_t size() const override;
   /// Fingerprints of all documents added so far.
   const std::vector<uint64_t>& corpus_fingerprints() const;
 
@@ -137,9 +108,14 @@ class SimHashEngine {
   /// clusters them with a union-find whose representative is the smallest member.
   /// DedupResult::pairs are the pairs that joined two clusters (all passing pairs when
   /// Config::all_pairs), sorted by (a, b); similarity = 1 - distance/64. Documents
-  /// without features are never paired (counted in `empty`). `info`, when given,
-  /// receives the distance and score of each reported pair.
-  DedupResult finish(SimHashPairInfo* info = nullptr);
+  /// without features are never paired (counted in `empty`). DedupResult::pair_distances
+  /// holds each reported pair's Hamming distance.
+  DedupResult finish() override { return finish(nullptr); }
+  /// finish(); `info`, when not null, receives the distance and score of each reported pair.
+  DedupResult finish(SimHashPairInfo* info);
+
+  std::vector<StatsField> stats_fields(const DedupResult& result) const override;
+  std::vector<std::string> describe(const DedupResult& result) const override;
 
  private:
   struct Impl;

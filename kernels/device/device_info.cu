@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "gpudedup/device.hpp"
 #include "host/minhash/compute_backend.hpp"
 
 namespace gpudedup {

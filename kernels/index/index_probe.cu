@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "gpudedup/device.hpp"
 #include "gpudedup/detail/sorted_run.hpp"
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/index/bucket_probe.hpp"
 #include "host/index/segment_reader.hpp"

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "kernels/device/device_buffer.cuh"
@@ -416,7 +417,7 @@ class CudaBackend final : public ComputeBackend {
     estimate_params ep;
     ep.containment = spec_.config.similarity == Similarity::containment;
     ep.accept_all = spec_.config.verify == VerifyMode::none;
-    ep.threshold = spec_.config.lsh.threshold;
+    ep.threshold = spec_.config.threshold;
     std::vector<device_scored_pair> host;
     for (uint64_t first = 0; first < buckets.pairs; first += pair_chunk) {
       const size_t count = size_t(std::min<uint64_t>(pair_chunk, buckets.pairs - first));
@@ -434,7 +435,7 @@ class CudaBackend final : public ComputeBackend {
 
   void verify_on_host(const CorpusView& corpus, const band_buckets& buckets,
                       const std::function<bool(uint32_t, uint32_t)>& skip, std::vector<ScoredPair>& passed) {
-    const double t = spec_.config.lsh.threshold;
+    const double t = spec_.config.threshold;
     for_each_candidate_chunk(buckets, [&](const std::vector<uint2>& chunk) {
       for (const uint2& p : chunk) {
         if (skip(p.x, p.y)) continue;

@@ -3,6 +3,7 @@
 
 #include <random>
 
+#include "gpudedup/device.hpp"
 #include "gpudedup/bloom.hpp"
 #include "host/bloom/bloom_detail.hpp"
 
@@ -68,7 +69,7 @@ TEST(BloomGpu, EngineEqualsCpuEngine) {
   }
   for (auto m : {BloomMeasure::cosine, BloomMeasure::jaccard}) {
     Config c;
-    c.method = Method::bloom;
+    c.method = "bloom";
     c.bloom.measure = m;
     c.all_pairs = true;
     c.backend = Backend::cpu;

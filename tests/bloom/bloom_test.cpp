@@ -8,6 +8,7 @@
 #include <set>
 
 #include "gpudedup/bloom.hpp"
+#include "gpudedup/minhash.hpp"
 #include "gpudedup/detail/bloom.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/bloom/bloom_detail.hpp"
@@ -205,9 +206,9 @@ TEST(Bloom, EngineClustersNearDuplicatesAndLshAgreesOnThem) {
   b.add(base.substr(0, base.size() / 2) + " and an entirely different ending about ships and harbours far away.");
   for (auto m : all_measures) {
     Config c;
-    c.method = Method::bloom;
+    c.method = "bloom";
     c.backend = Backend::cpu;
-    c.lsh.threshold = 0.8;
+    c.threshold = 0.8;
     c.bloom.measure = m;
     c.bloom.bits = 4096;
     BloomEngine e(c);
@@ -228,7 +229,7 @@ TEST(Bloom, EngineClustersNearDuplicatesAndLshAgreesOnThem) {
 
 TEST(Bloom, ConfigErrorsNameTheOption) {
   Config c;
-  c.method = Method::bloom;
+  c.method = "bloom";
   auto expect_error = [&](const char* needle) {
     try {
       c.validate();
@@ -237,7 +238,7 @@ TEST(Bloom, ConfigErrorsNameTheOption) {
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
     }
     c = Config{};
-    c.method = Method::bloom;
+    c.method = "bloom";
   };
   c.bloom.bits = 100;
   expect_error("--bloom-bits");
@@ -249,7 +250,7 @@ TEST(Bloom, ConfigErrorsNameTheOption) {
   expect_error("--bloom-lsh-bits");
   c.bloom.lsh_tables = 0;
   expect_error("--bloom-lsh-tables");
-  EXPECT_THROW(Engine{c}, usage_error);  // the MinHash engine does not run bloom
+  EXPECT_THROW(MinHashEngine{c}, usage_error);  // the MinHash engine does not run bloom
 }
 
 TEST(Bloom, ForestThinningKeepsTheClusteringPairs) {

@@ -1,7 +1,8 @@
 // Index band-key probes on the GPU = on the CPU (skipped without a device).
 #include <gtest/gtest.h>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/device.hpp"
+#include "gpudedup/minhash.hpp"
 #include "gpudedup/index.hpp"
 #include "host/index/bucket_probe.hpp"
 #include "host/index/durable_file.hpp"
@@ -22,7 +23,7 @@ std::string build(Docs& queries) {
   const std::string dir = fresh_dir("gpu");
   Config c;
   c.minhash.num_perm = 128;
-  c.lsh.threshold = 0.7;
+  c.threshold = 0.7;
   c.backend = Backend::cpu;
   Index idx = Index::create(dir, c);
   std::vector<std::vector<std::string>> texts;

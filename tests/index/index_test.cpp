@@ -8,7 +8,7 @@
 #include <set>
 #include <thread>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/index/bucket_probe.hpp"
@@ -25,7 +25,7 @@ namespace {
 Config small_config() {
   Config c;
   c.minhash.num_perm = 128;
-  c.lsh.threshold = 0.7;
+  c.threshold = 0.7;
   c.threads = 2;
   return c;
 }
@@ -90,7 +90,7 @@ TEST(Index, WithinBatchOnlyNewDocumentsAreMatched) {
   d.add("z", join(z));
   d.add("x-again", join(x));
   Config c = small_config();
-  c.lsh.threshold = 0.6;
+  c.threshold = 0.6;
   Index idx = Index::create(fresh_dir("batch"), c);
   const auto q = idx.query(d.batch, d.ids);
   const auto qi = idx.query_insert(d.batch, d.ids);
@@ -179,8 +179,8 @@ TEST(Index, AgreesWithDedupWhereNoChainingOccurs) {
     batches[size_t(k) / 100].add(id, text);
   }
   Config c = small_config();
-  c.lsh.threshold = 0.8;
-  Engine engine(c);
+  c.threshold = 0.8;
+  MinHashEngine engine(c);
   engine.add(all.batch);
   const DedupResult r = engine.finish();
   std::map<std::string, std::string> dedup_removed;
@@ -228,11 +228,11 @@ TEST(Index, RefusesOtherParametersNamingThem) {
   EXPECT_NO_THROW(Index::open(dir, o));
   // Another verification threshold is an override, not another index.
   Config stricter = small_config();
-  stricter.lsh.threshold = 0.9;
+  stricter.threshold = 0.9;
   o.expect = &stricter;
   o.threshold = 0.9;
   const Index strict = Index::open(dir, o);
-  EXPECT_EQ(strict.config().lsh.threshold, 0.9);
+  EXPECT_EQ(strict.config().threshold, 0.9);
   EXPECT_EQ(strict.lsh_params().bands, Index::open(dir).lsh_params().bands);
 }
 

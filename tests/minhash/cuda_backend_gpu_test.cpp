@@ -5,6 +5,7 @@
 // Every test with a device in its name skips without a usable CUDA device.
 #include <gtest/gtest.h>
 
+#include "gpudedup/device.hpp"
 #include "support/test_text.hpp"
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/minhash/compute_backend.hpp"
 
@@ -159,7 +160,7 @@ std::vector<Case> cases() {
     Config x = c;
     x.shingle.ngram = 3;
     x.minhash.num_perm = 64;
-    x.lsh.threshold = 0.5;
+    x.threshold = 0.5;
     out.push_back({"Char3P64", x});
   }
   {
@@ -187,7 +188,7 @@ std::vector<Case> cases() {
     Config x = c;
     x.shingle.kind = ShingleKind::words;
     x.shingle.ngram = 3;
-    x.lsh.threshold = 0.6;
+    x.threshold = 0.6;
     out.push_back({"Word3", x});
   }
   {
@@ -254,8 +255,8 @@ TEST_P(CudaBackendGpu, BackendOutputsEqualCpu) {
   EXPECT_EQ(again, std::vector<uint32_t>(cpu_sigs.values.begin(), cpu_sigs.values.end()));
   EXPECT_EQ(again_sizes, cpu_sizes);
 
-  const LshParams lsh = config.lsh.bands ? score_lsh_params(config.lsh.threshold, config.lsh.bands, config.lsh.rows)
-                                         : choose_lsh_params(config.lsh.threshold, P);
+  const LshParams lsh = config.lsh.bands ? score_lsh_params(config.threshold, config.lsh.bands, config.lsh.rows)
+                                         : choose_lsh_params(config.threshold, P);
   const bool keep_sets = config.verify == VerifyMode::exact;
   const detail::CorpusView view{&cpu_sigs, &cpu_sizes, keep_sets ? &cpu_sets : nullptr};
   auto never = [](uint32_t, uint32_t) { return false; };
@@ -279,8 +280,8 @@ TEST_P(CudaBackendGpu, EngineResultsEqualCpu) {
   const Case test_case = cases()[size_t(std::get<1>(GetParam()))];
   CorpusMaker maker(5000 + docs * 3 + size_t(std::get<1>(GetParam())));
   const DocumentBatch all = maker.corpus(docs, docs == 33);
-  Engine cpu(with_backend(test_case.config, Backend::cpu));
-  Engine gpu(with_backend(test_case.config, Backend::cuda));
+  MinHashEngine cpu(with_backend(test_case.config, Backend::cpu));
+  MinHashEngine gpu(with_backend(test_case.config, Backend::cuda));
   ASSERT_EQ(gpu.backend(), Backend::cuda);
 
   EXPECT_EQ(cpu.sketch(all).values, gpu.sketch(all).values);
@@ -328,7 +329,7 @@ TEST(CudaBackendGpuDevice, RejectsADeviceOrdinalThatDoesNotExist) {
   Config c;
   c.backend = Backend::cuda;
   c.device = int(cuda_status().devices.size()) + 3;
-  EXPECT_THROW(Engine{c}, usage_error);
+  EXPECT_THROW(MinHashEngine{c}, usage_error);
 }
 
 TEST(CudaBackendGpuDevice, SmallTextsSketchEqualCpu) {
@@ -341,9 +342,9 @@ TEST(CudaBackendGpuDevice, SmallTextsSketchEqualCpu) {
   }
   Config c;
   c.backend = Backend::cpu;
-  Engine cpu(c);
+  MinHashEngine cpu(c);
   c.backend = Backend::cuda;
-  Engine gpu(c);
+  MinHashEngine gpu(c);
   EXPECT_EQ(cpu.sketch(b).values, gpu.sketch(b).values);
 }
 
@@ -352,13 +353,13 @@ TEST(CudaBackendWithoutDevice, CudaBackendIsAUsageErrorWithAReason) {
   Config c;
   c.backend = Backend::cuda;
   try {
-    Engine e(c);
+    MinHashEngine e(c);
     FAIL() << "expected usage_error";
   } catch (const usage_error& e) {
     EXPECT_NE(std::string(e.what()).find("--backend cuda"), std::string::npos) << e.what();
   }
   c.backend = Backend::automatic;
-  EXPECT_EQ(Engine(c).backend(), Backend::cpu);
+  EXPECT_EQ(MinHashEngine(c).backend(), Backend::cpu);
 }
 
 }  // namespace

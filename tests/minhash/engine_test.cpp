@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "gpudedup/errors.hpp"
 
 using namespace gpudedup;
@@ -18,8 +18,8 @@ Config cpu_config() {
 }
 }  // namespace
 
-TEST(Engine, FindsPlantedNearDuplicatesAndKeepsFirstMember) {
-  Engine e(cpu_config());
+TEST(MinHashEngine, FindsPlantedNearDuplicatesAndKeepsFirstMember) {
+  MinHashEngine e(cpu_config());
   e.add(batch_of({"the quick brown fox jumps over the lazy dog and runs far away into the forest",
                   "completely different text about databases and indexing structures",
                   "The quick brown fox jumps over the lazy dog and runs far away into the forest!",
@@ -35,21 +35,21 @@ TEST(Engine, FindsPlantedNearDuplicatesAndKeepsFirstMember) {
   EXPECT_EQ(r.pairs[0].b, 2u);
 }
 
-TEST(Engine, ExactMethodAgreesOnSmallCorpus) {
+TEST(MinHashEngine, ExactMethodAgreesOnSmallCorpus) {
   Config c = cpu_config();
-  c.method = Method::exact;
-  Engine e(c);
-  e.add(batch_of({"aaaa bbbb cccc dddd eeee", "xyz", "aaaa bbbb cccc dddd eeee"}));
-  const auto r = e.finish();
+  c.method = "exact";
+  const auto e = make_method(c);
+  e->add(batch_of({"aaaa bbbb cccc dddd eeee", "xyz", "aaaa bbbb cccc dddd eeee"}));
+  const auto r = e->finish();
   EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 1, 0}));
   ASSERT_EQ(r.pairs.size(), 1u);
   EXPECT_DOUBLE_EQ(r.pairs[0].similarity, 1.0);
 }
 
-TEST(Engine, RejectsBandsTimesRowsAboveNumPerm) {
+TEST(MinHashEngine, RejectsBandsTimesRowsAboveNumPerm) {
   Config c = cpu_config();
   c.minhash.num_perm = 16;
   c.lsh.bands = 5;
   c.lsh.rows = 4;
-  EXPECT_THROW(Engine{c}, usage_error);
+  EXPECT_THROW(MinHashEngine{c}, usage_error);
 }

@@ -4,7 +4,8 @@
 
 #include <random>
 
-#include "gpudedup/engine.hpp"
+#include "gpudedup/device.hpp"
+#include "gpudedup/minhash.hpp"
 
 using namespace gpudedup;
 
@@ -30,9 +31,9 @@ TEST(SamplingGpu, EngineResultEqualsCpuForEverySampling) {
       c.verify = verify;
       c.all_pairs = true;
       c.backend = Backend::cpu;
-      Engine cpu(c);
+      MinHashEngine cpu(c);
       c.backend = Backend::cuda;
-      Engine gpu(c);
+      MinHashEngine gpu(c);
       cpu.add(b);
       gpu.add(b);
       EXPECT_EQ(cpu.signatures().values, gpu.signatures().values) << to_string(kind);

@@ -8,7 +8,7 @@
 
 #include "gpudedup/detail/sampling.hpp"
 #include "gpudedup/detail/similarity.hpp"
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/shingle/shingling.hpp"
 
@@ -161,13 +161,13 @@ TEST(Sampling, BottomSContainmentIsConsistent) {
 TEST(Sampling, ConfigRejectsCombinationsWithoutAnEstimator) {
   Config c;
   c.sampling.kind = SampleKind::mins;
-  c.method = Method::exact;
+  c.method = "exact";
   EXPECT_THROW(c.validate(), usage_error);
   c.sampling.kind = SampleKind::modm;
   EXPECT_NO_THROW(c.validate());  // the Jaccard of MOD_m samples is Broder's estimator
-  c.method = Method::simhash;
+  c.method = "simhash";
   EXPECT_THROW(c.validate(), usage_error);
-  c.method = Method::minhash;
+  c.method = "minhash";
   c.sampling.mod = 0;
   try {
     c.validate();
@@ -192,12 +192,12 @@ TEST(Sampling, VerifyExactUsesBroderEstimatorsOnSamples) {
   c.shingle.ngram = 1;
   c.verify = VerifyMode::exact;
   c.all_pairs = true;
-  c.lsh.threshold = 0.05;
+  c.threshold = 0.05;
   c.lsh.bands = 64;
   c.lsh.rows = 1;
   c.sampling.kind = SampleKind::mins;
   c.sampling.size = 100;
-  Engine e(c);
+  MinHashEngine e(c);
   e.add(batch);
   const ShingleSets sets = e.shingle_sets(batch);
   ASSERT_EQ(sets.set_size(0), 100u);
@@ -225,12 +225,12 @@ TEST(Sampling, MinHashSignaturesAreOfTheSampledSets) {
     c.sampling.kind = kind;
     c.sampling.size = 40;
     c.sampling.mod = 4;
-    Engine e(c);
+    MinHashEngine e(c);
     const Signatures sigs = e.sketch(batch);
     e.add(batch);
     const ShingleSets sets = e.shingle_sets(batch);
     std::vector<uint64_t> a(64), b(64);
-    detail::make_permutations(c.minhash.seed, 64, a.data(), b.data());
+    detail::make_permutations(c.seed, 64, a.data(), b.data());
     for (size_t d = 0; d < batch.size(); ++d) {
       std::vector<uint32_t> want(64, 0xFFFFFFFFu);
       for (uint64_t i = 0; i < sets.set_size(d); ++i) detail::minhash_update(want.data(), a.data(), b.data(), 64, sets.set(d)[i]);

@@ -1,6 +1,7 @@
 // The SimHash engine end to end: clustering, empty documents, metadata scores, options.
 #include <gtest/gtest.h>
 
+#include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/simhash.hpp"
 #include "host/cli/simhash_options.cpp"  // CLI sources live in the program, not the library

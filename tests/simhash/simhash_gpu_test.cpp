@@ -3,6 +3,7 @@
 
 #include <random>
 
+#include "gpudedup/device.hpp"
 #include "gpudedup/simhash.hpp"
 #include "host/simhash/simhash_detail.hpp"
 

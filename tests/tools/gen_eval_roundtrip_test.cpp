@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "gpudedup/corpus_gen.hpp"
-#include "gpudedup/engine.hpp"
+#include "gpudedup/minhash.hpp"
 #include "gpudedup/eval.hpp"
 
 using namespace gpudedup;
@@ -16,7 +16,7 @@ TEST(GenEvalRoundTrip, MinHashRecoversPlantedClusters) {
   const CorpusGenerator gen(o);
   Config c;
   c.backend = Backend::cpu;
-  Engine engine(c);
+  MinHashEngine engine(c);
   DocumentBatch batch;
   for (uint64_t id = 0; id < o.documents; ++id) {
     batch.add(gen.text(id));  // document number = id = output position

@@ -1,0 +1,100 @@
+// The exact similarity join as a method: shingle sets are kept, every pair at or above
+// the threshold is found (exact_join.hpp), and the pairs are clustered.
+#include "host/exact/exact_method.hpp"
+
+#include <omp.h>
+
+#include "gpudedup/errors.hpp"
+#include "host/core/format.hpp"
+#include "host/core/stage_clock.hpp"
+#include "host/core/union_find.hpp"
+#include "host/exact/exact_join.hpp"
+#include "host/shingle/shingling.hpp"
+
+namespace gpudedup::detail {
+namespace {
+
+class ExactJoinMethod final : public DedupMethod {
+ public:
+  explicit ExactJoinMethod(const Config& config) : config_(config), shingles_(make_shingle_spec(config.shingle)) {
+    set_sampling(shingles_, config.sampling, config.seed);
+  }
+
+  Backend backend() const override { return Backend::cpu; }
+  uint64_t size() const override { return set_sizes_.size(); }
+
+  uint64_t add(const DocumentBatch& batch, const MetadataBatch&) override {
+    const uint64_t first = size();
+    if (first + batch.size() >= UINT32_MAX) {
+      throw data_error("more than 4294967294 documents in one run: split the input into several runs");
+    }
+    const auto t0 = stage_clock::now();
+    const int64_t n = int64_t(batch.size());
+    std::vector<std::vector<uint64_t>> hashes(n);
+    const int threads = config_.threads > 0 ? config_.threads : omp_get_max_threads();
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<uint8_t> scratch;
+#pragma omp for schedule(dynamic, 16)
+      for (int64_t d = 0; d < n; ++d) shingle_set(shingles_, batch.text(size_t(d)), scratch, hashes[d]);
+    }
+    for (auto& h : hashes) {
+      set_sizes_.push_back(uint32_t(h.size()));
+      sets_.hashes.append(h.data(), h.size());
+      sets_.offsets.push_back(sets_.hashes.size());
+    }
+    seconds_.sketch += seconds_since(t0);
+    return first;
+  }
+
+  DedupResult finish() override {
+    DedupResult r;
+    r.documents = size();
+    for (uint32_t sz : set_sizes_) r.empty += sz == 0;
+    UnionFind uf(r.documents);
+    auto t0 = stage_clock::now();
+    const auto found = exact_similarity_join(sets_, config_.threshold, config_.similarity, config_.threads);
+    seconds_.candidates += seconds_since(t0);
+    r.candidate_pairs = found.size();
+    r.verified_pairs = found.size();
+    t0 = stage_clock::now();
+    for (const auto& p : found) {
+      if (uf.unite(p.a, p.b) || config_.all_pairs) r.pairs.push_back(p);
+    }
+    label_clusters(uf, r.documents, r);
+    seconds_.cluster += seconds_since(t0);
+    r.seconds = seconds_;
+    return r;
+  }
+
+  std::vector<std::string> describe(const DedupResult& r) const override {
+    return {format("exact join, threshold %.3f, %llu pairs", config_.threshold, (unsigned long long)r.candidate_pairs)};
+  }
+
+ private:
+  Config config_;
+  ShingleSpec shingles_;
+  std::vector<uint32_t> set_sizes_;
+  ShingleSets sets_;
+  StageSeconds seconds_;
+};
+
+}  // namespace
+
+MethodEntry exact_method() {
+  MethodEntry e;
+  e.name = "exact";
+  e.description = "exact similarity join of the shingle sets (the ground truth; CPU)";
+  e.reads = {"similarity", "sampling"};
+  e.validate = [](const Config& c) {
+    // The set-similarity join filters on the similarity of the sets it is given; the
+    // Jaccard of two bottom-s samples is not Broder's estimator (docs/sketches.md).
+    GD_EXPECTS(c.sampling.kind != SampleKind::minwise && c.sampling.kind != SampleKind::mins,
+               std::string("--sample ") + to_string(c.sampling.kind) +
+                   " does not combine with --method exact; use --sample modm, or --method minhash --verify exact");
+  };
+  e.make = [](const Config& c) { return std::make_unique<ExactJoinMethod>(c); };
+  return e;
+}
+
+}  // namespace gpudedup::detail

@@ -1,0 +1,22 @@
+#include "host/simhash/simhash_method.hpp"
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/simhash.hpp"
+
+namespace gpudedup::detail {
+
+MethodEntry simhash_method() {
+  MethodEntry e;
+  e.name = "simhash";
+  e.description = "weighted 64-bit SimHash fingerprints, exact search within Hamming distance k";
+  e.reads = {"simhash"};
+  e.validate = [](const Config& c) {
+    c.simhash.validate();
+    GD_EXPECTS(c.sampling.kind == SampleKind::none,
+               "--sample applies to shingle sets (--method minhash, exact or bloom), not to --method simhash");
+  };
+  e.make = [](const Config& c) { return std::make_unique<SimHashEngine>(c); };
+  return e;
+}
+
+}  // namespace gpudedup::detail

@@ -1,0 +1,100 @@
+#pragma once
+/// @file method.hpp
+/// One shape for every dedup method. A method takes batches of documents and, at the end,
+/// gives a DedupResult: the pairs that formed clusters and each document's representative.
+/// The pipeline, the CLI and embedders reach every method the same way, through the
+/// method table: make_method(config) builds the row named by Config::method. Adding a
+/// method is a class derived from DedupMethod in a folder of its own, one row in the
+/// table (host/pipeline/method_table.cpp) and its options; register_method() adds a row
+/// at run time (docs/architecture.md, "Adding a method").
+///
+/// @code
+///   std::unique_ptr<DedupMethod> m = make_method(config);  // "minhash", "exact", "simhash", "bloom"
+///   if (m->needs().prepass)
+///     for (batch : corpus) m->prepass(batch);                // e.g. SimHash idf weights
+///   for (batch : corpus) m->add(batch);                      // the text is not kept
+///   DedupResult r = m->finish();                             // pairs, clusters
+/// @endcode
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpudedup/config.hpp"
+#include "gpudedup/document_batch.hpp"
+#include "gpudedup/result.hpp"
+
+namespace gpudedup {
+
+/// What a method asks of whoever feeds it, declared rather than branched on.
+struct MethodNeeds {
+  /// Every batch once through prepass() before the first add() (SimHash's idf weights):
+  /// the input is read twice, so it cannot be a stream.
+  bool prepass = false;
+  /// A JSON array field read with each record into the batch's metadata sets (SimHash's
+  /// combined score); empty when the method reads none.
+  std::string meta_field;
+};
+
+/// One entry of the stats file: a key and its value, already written as JSON.
+struct StatsField {
+  std::string key;
+  std::string json;
+};
+
+class DedupMethod {
+ public:
+  virtual ~DedupMethod() = default;
+
+  /// The backend in use: never Backend::automatic.
+  virtual Backend backend() const = 0;
+  /// What the caller must provide beyond the texts.
+  virtual MethodNeeds needs() const { return {}; }
+  /// First pass over the corpus (needs().prepass): sees every batch before add().
+  virtual void prepass(const DocumentBatch& docs);
+  /// Sketches a batch and adds it; `meta` holds one set per document when
+  /// needs().meta_field is set and is ignored otherwise. The text is not kept.
+  /// @return the number of the batch's first document.
+  virtual uint64_t add(const DocumentBatch& docs, const MetadataBatch& meta) = 0;
+  /// add() without metadata.
+  uint64_t add(const DocumentBatch& docs) { return add(docs, MetadataBatch{}); }
+  /// Documents added so far.
+  virtual uint64_t size() const = 0;
+  /// Finds, verifies and clusters the pairs of everything added.
+  virtual DedupResult finish() = 0;
+
+  /// The method's own entries of the stats file (the shared ones are the pipeline's).
+  virtual std::vector<StatsField> stats_fields(const DedupResult& result) const;
+  /// Lines that describe the run's parameters and counts, for a person (the CLI summary).
+  virtual std::vector<std::string> describe(const DedupResult& result) const = 0;
+};
+
+/// A row of the method table.
+struct MethodEntry {
+  std::string name;         ///< Config::method
+  std::string description;  ///< one line, for --help and the docs
+  /// Groups of Config that this method reads beyond the shared values (threshold, seed,
+  /// shingle, backend, threads, device, all_pairs): "lsh", "verify", "similarity",
+  /// "sampling", "simhash", "bloom". A front end refuses options of the groups that the
+  /// chosen method does not read, instead of ignoring them.
+  std::vector<std::string> reads;
+  /// Checks the method's own values of a Config (the shared ones are checked already);
+  /// may be empty. @throws usage_error.
+  std::function<void(const Config&)> validate;
+  /// Builds the method for a validated Config.
+  std::function<std::unique_ptr<DedupMethod>(const Config&)> make;
+};
+
+/// The method table, a copy: the built-in methods, then any registered ones.
+std::vector<MethodEntry> method_table();
+/// The row named `name` (rows are never removed, so the reference stays valid).
+/// @throws usage_error naming the methods there are.
+const MethodEntry& find_method(const std::string& name);
+/// Adds a row. @throws usage_error when the name is taken or `make` is empty.
+void register_method(MethodEntry entry);
+/// Validates `config` and builds the method it names.
+/// @throws usage_error for a bad config, an unknown method, or backend cuda without a device.
+std::unique_ptr<DedupMethod> make_method(const Config& config);
+
+}  // namespace gpudedup

@@ -1,0 +1,181 @@
+// The method table is the seam for new methods: a toy method registered here, in the
+// tests only, runs through make_method() and the whole dedup job (run_dedup) without any
+// other change to the library.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/method.hpp"
+#include "gpudedup/pipeline.hpp"
+
+namespace gpudedup {
+namespace {
+
+/// Toy method: documents with the same length are duplicates. It reads a metadata field
+/// and wants a first pass, to show that both needs reach it through the table alone.
+class SameLength final : public DedupMethod {
+ public:
+  explicit SameLength(const Config&) {}
+  Backend backend() const override { return Backend::cpu; }
+  MethodNeeds needs() const override { return {true, meta_}; }
+  void prepass(const DocumentBatch& docs) override { prepassed_ += docs.size(); }
+  uint64_t add(const DocumentBatch& docs, const MetadataBatch& meta) override {
+    EXPECT_GT(prepassed_, 0u) << "prepass() comes before add()";
+    EXPECT_EQ(meta.size(), docs.size());
+    const uint64_t first = lengths_.size();
+    for (size_t i = 0; i < docs.size(); ++i) {
+      lengths_.push_back(docs.text(i).size());
+      meta_elements_ += meta.size() ? meta.set_size(i) : 0;
+    }
+    return first;
+  }
+  uint64_t size() const override { return lengths_.size(); }
+  DedupResult finish() override {
+    DedupResult r;
+    r.documents = size();
+    r.representative.resize(size());
+    std::map<size_t, uint32_t> first_of;
+    for (uint32_t d = 0; d < size(); ++d) {
+      const auto [it, fresh] = first_of.emplace(lengths_[d], d);
+      r.representative[d] = it->second;
+      if (!fresh) {
+        r.pairs.push_back({it->second, d, 1.0});
+        ++r.removed;
+      }
+    }
+    for (const auto& [len, d] : first_of) {
+      (void)len;
+      for (uint32_t x = 0; x < size(); ++x) {
+        if (x != d && r.representative[x] == d) {
+          ++r.clusters;
+          break;
+        }
+      }
+    }
+    return r;
+  }
+  std::vector<StatsField> stats_fields(const DedupResult&) const override {
+    return {{"prepassed", std::to_string(prepassed_)}, {"meta_elements", std::to_string(meta_elements_)}};
+  }
+  std::vector<std::string> describe(const DedupResult& r) const override {
+    return {"same-length toy, " + std::to_string(r.removed) + " removed"};
+  }
+
+ private:
+  std::string meta_ = "tags";
+  std::vector<size_t> lengths_;
+  uint64_t prepassed_ = 0;
+  uint64_t meta_elements_ = 0;
+};
+
+void register_toy() {
+  static const bool once = [] {
+    MethodEntry e;
+    e.name = "same-length";
+    e.description = "toy: equal text lengths are duplicates";
+    e.reads = {"toy"};
+    e.validate = [](const Config& c) {
+      GD_EXPECTS(c.threshold == 1.0, "--threshold must be 1 for same-length");
+    };
+    e.make = [](const Config& c) { return std::make_unique<SameLength>(c); };
+    register_method(e);
+    return true;
+  }();
+  (void)once;
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+TEST(MethodTable, BuiltInMethodsAreRows) {
+  std::vector<std::string> names;
+  for (const auto& m : method_table()) names.push_back(m.name);
+  ASSERT_GE(names.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 4),
+            (std::vector<std::string>{"minhash", "exact", "simhash", "bloom"}));
+  for (const auto& name : {"minhash", "exact", "simhash", "bloom"}) {
+    Config c;
+    c.method = name;
+    c.backend = Backend::cpu;
+    const auto m = make_method(c);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->backend(), Backend::cpu);
+    DocumentBatch b;
+    b.add("the same text, twice over");
+    b.add("the same text, twice over");
+    b.add("something else entirely");
+    m->add(b);
+    EXPECT_EQ(m->size(), 3u);
+    const DedupResult r = m->finish();
+    EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 0, 2})) << name;
+    EXPECT_FALSE(m->describe(r).empty());
+  }
+}
+
+TEST(MethodTable, UnknownAndDuplicateNamesAreRefused) {
+  Config c;
+  c.method = "no-such-method";
+  try {
+    make_method(c);
+    ADD_FAILURE();
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("minhash, exact, simhash, bloom"), std::string::npos) << e.what();
+  }
+  MethodEntry again;
+  again.name = "minhash";
+  again.make = [](const Config& c) { return make_method(c); };
+  EXPECT_THROW(register_method(again), usage_error);
+  EXPECT_THROW(register_method(MethodEntry{}), usage_error);
+}
+
+TEST(MethodTable, ToyMethodRunsThroughTheTableAlone) {
+  register_toy();
+  Config c;
+  c.method = "same-length";
+  EXPECT_THROW(make_method(c), usage_error) << "the row's own checks run";
+  c.threshold = 1.0;
+  EXPECT_TRUE(make_method(c));
+}
+
+TEST(MethodTable, ToyMethodRunsTheWholeDedupJob) {
+  register_toy();
+  const auto dir = std::filesystem::temp_directory_path() / ("gpudedup_toy_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto in = dir / "in.jsonl";
+  std::ofstream(in) << R"({"id": "a", "text": "abc", "tags": ["x", "y"]})" "\n"
+                    << R"({"id": "b", "text": "defg", "tags": []})" "\n"
+                    << R"({"id": "c", "text": "xyz", "tags": ["z"]})" "\n";
+  DedupJob job;
+  job.input.paths = {in.string()};
+  job.input.id_field = "id";
+  job.config.method = "same-length";
+  job.config.threshold = 1.0;
+  job.outputs.output = (dir / "kept.jsonl").string();
+  job.outputs.removed = (dir / "removed.tsv").string();
+  job.outputs.stats = (dir / "stats.json").string();
+  const DedupSummary s = run_dedup(job);
+  EXPECT_EQ(s.kept, 2u);
+  EXPECT_EQ(read_file(dir / "removed.tsv"), "c\ta\n");
+  EXPECT_EQ(read_file(dir / "kept.jsonl"),
+            std::string(R"({"id": "a", "text": "abc", "tags": ["x", "y"]})" "\n") +
+                R"({"id": "b", "text": "defg", "tags": []})" "\n");
+  const std::string stats = read_file(dir / "stats.json");
+  EXPECT_NE(stats.find("\"method\": \"same-length\""), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"prepassed\": 3"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"meta_elements\": 3"), std::string::npos) << stats;
+  ASSERT_EQ(s.description.size(), 1u);
+  EXPECT_EQ(s.description[0], "same-length toy, 1 removed");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gpudedup
