@@ -28,6 +28,18 @@ class Parser {
     return false;
   }
 
+  /// After an object member or array element: ',' sets `more`, `close` clears it, and
+  /// anything else fails with `what`.
+  bool separator(char close, const char* what, bool& more) {
+    skip_ws();
+    more = peek(',');
+    if (more || peek(close)) {
+      ++p_;
+      return true;
+    }
+    return fail(what);
+  }
+
   void skip_ws() {
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
   }
@@ -190,16 +202,9 @@ class Parser {
       } else if (!value(depth, nullptr, nullptr, nullptr)) {
         return false;
       }
-      skip_ws();
-      if (peek(',')) {
-        ++p_;
-        continue;
-      }
-      if (peek('}')) {
-        ++p_;
-        return true;
-      }
-      return fail("expected ',' or '}' after an object member");
+      bool more = false;
+      if (!separator('}', "expected ',' or '}' after an object member", more)) return false;
+      if (!more) return true;
     }
   }
 
@@ -224,16 +229,9 @@ class Parser {
       } else if (!value(depth, nullptr, nullptr, nullptr)) {
         return false;
       }
-      skip_ws();
-      if (peek(',')) {
-        ++p_;
-        continue;
-      }
-      if (peek(']')) {
-        ++p_;
-        return true;
-      }
-      return fail("expected ',' or ']' after an array element");
+      bool more = false;
+      if (!separator(']', "expected ',' or ']' after an array element", more)) return false;
+      if (!more) return true;
     }
   }
 

@@ -127,7 +127,7 @@ TEST(SimHashWeights, WordKgramsWithLengthMatchTheShingleHashes) {
       std::vector<uint64_t> want, got;
       std::vector<uint32_t> lens;
       detail::for_each_word_shingle(buf.data(), buf.size(), wp, [&](uint64_t x) { want.push_back(x); });
-      detail::for_each_word_kgram_with_length(buf.data(), buf.size(), wp, [&](uint64_t x, uint32_t L) {
+      detail::walk_word_kgrams<true>(buf.data(), buf.size(), wp, [&](uint64_t x, uint32_t L) {
         got.push_back(x);
         lens.push_back(L);
       });

@@ -114,18 +114,20 @@ struct word_shingle_params {
   bool anchored = false;                 ///< shingles = stop word + next two tokens
 };
 
-/// Calls f(hash) for every word shingle of normalized text s[0, n). Keeps a ring of the
-/// last k (at most max_ngram) token hashes, so it runs in one pass with no allocation.
-template <class F>
-GD_HD void for_each_word_shingle(const uint8_t* s, size_t n, const word_shingle_params& wp, F&& f) {
+/// The one word k-gram walker: calls f(hash) for every word shingle of normalized text
+/// s[0, n), or with WithLength f(hash, code points of its tokens) (SimHash's length
+/// weight; MinHash counts no lengths). Keeps a ring of the last k (at most max_ngram)
+/// tokens, so it runs in one pass with no allocation.
+template <bool WithLength, class F>
+GD_HD void walk_word_kgrams(const uint8_t* s, size_t n, const word_shingle_params& wp, F&& f) {
   const uint32_t k = wp.anchored ? anchored_shingle_tokens : wp.k;
-  uint64_t ring[max_ngram];     // last k kept tokens, oldest first once full
-  bool anchor[max_ngram] = {};  // anchored mode: was ring slot a stop word
-  uint32_t count = 0;           // tokens seen (after removal)
-  auto emit_window = [&](uint32_t first) {  // window of k tokens starting at ring slot
-    uint64_t window[max_ngram];
-    for (uint32_t j = 0; j < k; ++j) window[j] = ring[(first + j) % k];
-    f(word_shingle_hash(window, k));
+  uint64_t ring[max_ngram];                // last k kept tokens, oldest first once full
+  uint32_t lens[WithLength ? max_ngram : 1];  // their code points
+  bool anchor[max_ngram] = {};             // anchored mode: was ring slot a stop word
+  uint32_t count = 0;                      // tokens seen (after removal)
+  auto emit = [&](const uint64_t* window, uint32_t m, uint32_t len) {
+    if constexpr (WithLength) f(word_shingle_hash(window, m), len);
+    else f(word_shingle_hash(window, m));
   };
   for_each_token(s, n, [&](size_t b, size_t e) {
     const uint64_t h = token_hash(s, b, e);
@@ -133,15 +135,33 @@ GD_HD void for_each_word_shingle(const uint8_t* s, size_t n, const word_shingle_
     if (wp.remove_stop_words && !wp.anchored && stop) return;
     const uint32_t slot = count % k;
     ring[slot] = h;
+    if constexpr (WithLength) lens[slot] = count_code_points(s + b, e - b);
     anchor[slot] = stop;
     ++count;
     if (count < k) return;
     const uint32_t first = count % k;  // the oldest token in the ring
-    if (!wp.anchored || anchor[first]) emit_window(first);
+    if (wp.anchored && !anchor[first]) return;
+    uint64_t window[max_ngram];
+    uint32_t len = 0;
+    for (uint32_t j = 0; j < k; ++j) {
+      window[j] = ring[(first + j) % k];
+      if constexpr (WithLength) len += lens[(first + j) % k];
+    }
+    emit(window, k, len);
   });
   if (count > 0 && count < k && !wp.anchored) {  // fewer than k tokens: one shingle of all
-    f(word_shingle_hash(ring, count));
+    uint32_t len = 0;
+    if constexpr (WithLength) {
+      for (uint32_t j = 0; j < count; ++j) len += lens[j];
+    }
+    emit(ring, count, len);
   }
+}
+
+/// Calls f(hash) for every word shingle of normalized text s[0, n).
+template <class F>
+GD_HD void for_each_word_shingle(const uint8_t* s, size_t n, const word_shingle_params& wp, F&& f) {
+  walk_word_kgrams<false>(s, n, wp, f);
 }
 
 }  // namespace gpudedup::detail

@@ -42,13 +42,6 @@ constexpr uint32_t simhash_max_len = 64;
 enum class simhash_feature_kind : uint32_t { tokens = 0, char_kgrams = 1, word_kgrams = 2 };
 enum class simhash_weight_kind : uint32_t { tf = 0, tfidf = 1, tfidf_len = 2 };
 
-/// Number of code points in s[0, n) under the project's UTF-8 rule (bad bytes count one each).
-GD_HD uint32_t count_code_points(const uint8_t* s, size_t n) {
-  uint32_t count = 0;
-  for (size_t p = 0; p < n; p += decode_utf8(s + p, n - p).length) ++count;
-  return count;
-}
-
 /// Adds +w or -w to each of the 64 counters according to the bits of h.
 GD_HD void simhash_accumulate(int64_t* counters, uint64_t h, int64_t w) {
   for (int i = 0; i < 64; ++i) counters[i] += ((h >> i) & 1u) ? w : -w;
@@ -101,44 +94,6 @@ GD_HD int64_t simhash_weight(const simhash_weight_params& wp, uint64_t h, uint32
   return (idf * (simhash_fixed_one + len_q)) >> simhash_frac_bits;  // idf >= 0: plain truncation
 }
 
-/// Word k-grams with their length: calls f(hash, code points of the k tokens). The hashes
-/// are exactly those of for_each_word_shingle (a test checks it); the ring also keeps each
-/// token's length, which the plain version has no need for.
-template <class F>
-GD_HD void for_each_word_kgram_with_length(const uint8_t* s, size_t n, const word_shingle_params& wp,
-                                           F&& f) {
-  const uint32_t k = wp.anchored ? anchored_shingle_tokens : wp.k;
-  uint64_t ring[max_ngram];
-  uint32_t lens[max_ngram];
-  bool anchor[max_ngram] = {};
-  uint32_t count = 0;
-  for_each_token(s, n, [&](size_t b, size_t e) {
-    const uint64_t h = token_hash(s, b, e);
-    const bool stop = wp.stop_word_count && is_stop_word(h, wp.stop_words, wp.stop_word_count);
-    if (wp.remove_stop_words && !wp.anchored && stop) return;
-    const uint32_t slot = count % k;
-    ring[slot] = h;
-    lens[slot] = count_code_points(s + b, e - b);
-    anchor[slot] = stop;
-    ++count;
-    if (count < k) return;
-    const uint32_t first = count % k;
-    if (wp.anchored && !anchor[first]) return;
-    uint64_t window[max_ngram];
-    uint32_t len = 0;
-    for (uint32_t j = 0; j < k; ++j) {
-      window[j] = ring[(first + j) % k];
-      len += lens[(first + j) % k];
-    }
-    f(word_shingle_hash(window, k), len);
-  });
-  if (count > 0 && count < k && !wp.anchored) {
-    uint32_t len = 0;
-    for (uint32_t j = 0; j < count; ++j) len += lens[j];
-    f(word_shingle_hash(ring, count), len);
-  }
-}
-
 /// Calls f(hash, length in code points) for every feature occurrence of normalized text
 /// s[0, n): tokens (hash = token_hash), char k-grams (hash as for_each_char_shingle) or
 /// word k-grams (hash as for_each_word_shingle). Repeated features are repeated calls.
@@ -154,7 +109,7 @@ GD_HD void for_each_simhash_feature(const uint8_t* s, size_t n, simhash_feature_
       f(xxhash64(s + p, end - p), count_code_points(s + p, end - p));
     }
   } else {
-    for_each_word_kgram_with_length(s, n, wp, f);
+    walk_word_kgrams<true>(s, n, wp, f);
   }
 }
 

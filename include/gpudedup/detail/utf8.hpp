@@ -84,4 +84,11 @@ GD_HD bool is_cjk_token_char(uint32_t c) {
          (c >= 0xAC00 && c <= 0xD7AF);      // Hangul Syllables
 }
 
+/// Number of code points in s[0, n) under the project's UTF-8 rule (bad bytes count one each).
+GD_HD uint32_t count_code_points(const uint8_t* s, size_t n) {
+  uint32_t count = 0;
+  for (size_t p = 0; p < n; p += decode_utf8(s + p, n - p).length) ++count;
+  return count;
+}
+
 }  // namespace gpudedup::detail
