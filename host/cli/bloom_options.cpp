@@ -40,21 +40,11 @@ void read_bloom_options(const cxxopts::ParseResult& r, Config& c) {
   GD_EXPECTS(bits % 64 == 0, "--bloom-bits must be a multiple of 64, got " + std::to_string(bits));
   c.bloom.bits = uint32_t(bits);
   c.bloom.hashes = uint32_t(bounded(r, "bloom-hashes", 1, 32));
-  const auto m = option<std::string>(r, "bloom-measure");
-  if (m == "cosine") c.bloom.measure = BloomMeasure::cosine;
-  else if (m == "overlap") c.bloom.measure = BloomMeasure::overlap;
-  else if (m == "dice") c.bloom.measure = BloomMeasure::dice;
-  else if (m == "jaccard") c.bloom.measure = BloomMeasure::jaccard;
-  else throw usage_error("--bloom-measure must be cosine, overlap, dice or jaccard, got '" + m + "'");
+  c.bloom.measure = enum_option<BloomMeasure>(r, "bloom-measure");
   c.bloom.all_pairs_limit = bounded(r, "bloom-all-pairs-max", 0, int64_t(1) << 32);
   c.bloom.lsh_bits = uint32_t(bounded(r, "bloom-lsh-bits", 1, 64));
   c.bloom.lsh_tables = uint32_t(bounded(r, "bloom-lsh-tables", 1, 1024));
-  const auto s = option<std::string>(r, "sample");
-  if (s == "none") c.sampling.kind = SampleKind::none;
-  else if (s == "minwise") c.sampling.kind = SampleKind::minwise;
-  else if (s == "modm") c.sampling.kind = SampleKind::modm;
-  else if (s == "mins") c.sampling.kind = SampleKind::mins;
-  else throw usage_error("--sample must be none, minwise, modm or mins, got '" + s + "'");
+  c.sampling.kind = enum_option<SampleKind>(r, "sample");
   c.sampling.size = uint32_t(bounded(r, "sample-size", 1, 1 << 24));
   c.sampling.mod = bounded(r, "sample-mod", 1, int64_t(1) << 40);
 }

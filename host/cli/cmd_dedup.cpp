@@ -74,15 +74,8 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
     c.lsh.bands = uint32_t(b);
     c.lsh.rows = uint32_t(rows);
   }
-  const auto verify = r["verify"].as<std::string>();
-  if (verify == "estimate") c.verify = VerifyMode::estimate;
-  else if (verify == "exact") c.verify = VerifyMode::exact;
-  else if (verify == "none") c.verify = VerifyMode::none;
-  else throw usage_error("--verify must be estimate, exact or none, got '" + verify + "'");
-  const auto sim = r["similarity"].as<std::string>();
-  if (sim == "jaccard") c.similarity = Similarity::jaccard;
-  else if (sim == "containment") c.similarity = Similarity::containment;
-  else throw usage_error("--similarity must be jaccard or containment, got '" + sim + "'");
+  c.verify = enum_option<VerifyMode>(r, "verify");
+  c.similarity = enum_option<Similarity>(r, "similarity");
   c.all_pairs = r.count("all-pairs") > 0;
   job.outputs.output = opt(r, "output");
   job.outputs.removed = opt(r, "removed");

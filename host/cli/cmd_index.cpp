@@ -83,11 +83,7 @@ int run_create(int argc, char** argv) {
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
   Config c = given_config(r, Config{});
-  if (r.count("similarity")) {
-    const auto s = r["similarity"].as<std::string>();
-    GD_EXPECTS(s == "jaccard" || s == "containment", "--similarity must be jaccard or containment, got '" + s + "'");
-    c.similarity = s == "containment" ? Similarity::containment : Similarity::jaccard;
-  }
+  if (r.count("similarity")) c.similarity = enum_option<Similarity>(r, "similarity");
   read_backend_options(r, c);
   const Index idx = Index::create(index_dir(r), c);
   const auto& lsh = idx.lsh_params();

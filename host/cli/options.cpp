@@ -27,12 +27,7 @@ InputOptions read_input_options(const cxxopts::ParseResult& r) {
   InputOptions in;
   if (r.count("inputs")) in.paths = option<std::vector<std::string>>(r, "inputs");
   GD_EXPECTS(!in.paths.empty(), "no input given: name files, a directory, or - for stdin");
-  const auto fmt = option<std::string>(r, "input-format");
-  if (fmt == "auto") in.format = InputFormat::automatic;
-  else if (fmt == "jsonl") in.format = InputFormat::jsonl;
-  else if (fmt == "text") in.format = InputFormat::text;
-  else if (fmt == "dir") in.format = InputFormat::directory;
-  else throw usage_error("--input-format must be auto, jsonl, text or dir, got '" + fmt + "'");
+  in.format = enum_option<InputFormat>(r, "input-format");
   in.text_field = option<std::string>(r, "text-field");
   in.id_field = option<std::string>(r, "id-field");
   in.strict = r.count("strict") > 0;
@@ -58,10 +53,7 @@ void add_sketch_options(cxxopts::Options& o) {
 }
 
 void read_sketch_options(const cxxopts::ParseResult& r, Config& c) {
-  const auto kind = option<std::string>(r, "shingle");
-  if (kind == "char") c.shingle.kind = ShingleKind::chars;
-  else if (kind == "word") c.shingle.kind = ShingleKind::words;
-  else throw usage_error("--shingle must be char or word, got '" + kind + "'");
+  c.shingle.kind = enum_option<ShingleKind>(r, "shingle");
   const auto k = option<int64_t>(r, "ngram");
   GD_EXPECTS(k >= 1 && k <= 64, "--ngram must be in 1..64, got " + std::to_string(k));
   c.shingle.ngram = uint32_t(k);
@@ -86,11 +78,7 @@ void add_backend_options(cxxopts::Options& o) {
 }
 
 void read_backend_options(const cxxopts::ParseResult& r, Config& c) {
-  const auto b = option<std::string>(r, "backend");
-  if (b == "auto") c.backend = Backend::automatic;
-  else if (b == "cpu") c.backend = Backend::cpu;
-  else if (b == "cuda") c.backend = Backend::cuda;
-  else throw usage_error("--backend must be auto, cpu or cuda, got '" + b + "'");
+  c.backend = enum_option<Backend>(r, "backend");
   c.threads = option<int>(r, "threads");
   GD_EXPECTS(c.threads >= 0, "--threads must be >= 0");
   c.device = option<int>(r, "device");

@@ -21,6 +21,15 @@ T option(const cxxopts::ParseResult& r, const std::string& name) {
   }
 }
 
+/// The enum value named by option `name`, else a usage_error that lists the names:
+/// "--backend must be auto, cpu or cuda, got 'gpu'".
+template <class Enum>
+Enum enum_option(const cxxopts::ParseResult& r, const std::string& name) {
+  const auto text = option<std::string>(r, name);
+  if (const auto value = from_string<Enum>(text)) return *value;
+  throw usage_error("--" + name + " must be " + names_of<Enum>() + ", got '" + text + "'");
+}
+
 /// --input-format, --text-field, --id-field, --strict, --batch-size, positional inputs.
 void add_input_options(cxxopts::Options& options);
 InputOptions read_input_options(const cxxopts::ParseResult& r);

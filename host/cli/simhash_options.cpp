@@ -45,11 +45,7 @@ SimHashConfig read_simhash_options(const cxxopts::ParseResult& r) {
   c.split_factor = option<double>(r, "split-factor");
   GD_EXPECTS(std::isfinite(c.split_factor) && c.split_factor >= 0 && c.split_factor <= 1e6,
              "--split-factor must be in 0..1e6, got " + std::to_string(c.split_factor));
-  const auto w = option<std::string>(r, "weights");
-  if (w == "tf") c.weights = SimHashWeights::tf;
-  else if (w == "tfidf") c.weights = SimHashWeights::tfidf;
-  else if (w == "tfidf-len") c.weights = SimHashWeights::tfidf_len;
-  else throw usage_error("--weights must be tf, tfidf or tfidf-len, got '" + w + "'");
+  c.weights = enum_option<SimHashWeights>(r, "weights");
   c.len_mu = option<double>(r, "len-mu");
   c.len_sigma = option<double>(r, "len-sigma");
   if (r.count("meta-field")) {

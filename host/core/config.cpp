@@ -56,41 +56,4 @@ void BloomConfig::validate() const {
              "--bloom-lsh-tables must be in 1..1024, got " + std::to_string(lsh_tables));
 }
 
-const char* to_string(Backend b) {
-  switch (b) {
-    case Backend::automatic: return "auto";
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
-  }
-  return "?";
-}
-const char* to_string(ShingleKind k) { return k == ShingleKind::chars ? "char" : "word"; }
-const char* to_string(VerifyMode v) {
-  switch (v) {
-    case VerifyMode::estimate: return "estimate";
-    case VerifyMode::exact: return "exact";
-    case VerifyMode::none: return "none";
-  }
-  return "?";
-}
-const char* to_string(Similarity s) { return s == Similarity::jaccard ? "jaccard" : "containment"; }
-const char* to_string(BloomMeasure m) {
-  switch (m) {
-    case BloomMeasure::cosine: return "cosine";
-    case BloomMeasure::overlap: return "overlap";
-    case BloomMeasure::dice: return "dice";
-    case BloomMeasure::jaccard: return "jaccard";
-  }
-  return "?";
-}
-const char* to_string(SampleKind k) {
-  switch (k) {
-    case SampleKind::none: return "none";
-    case SampleKind::minwise: return "minwise";
-    case SampleKind::modm: return "modm";
-    case SampleKind::mins: return "mins";
-  }
-  return "?";
-}
-
 }  // namespace gpudedup

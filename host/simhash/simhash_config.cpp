@@ -21,15 +21,4 @@ void SimHashConfig::validate() const {
              "metadata MinHash size must be in 1..4096, got " + std::to_string(meta_num_perm));
 }
 
-const char* to_string(SimHashWeights w) {
-  switch (w) {
-    case SimHashWeights::tf: return "tf";
-    case SimHashWeights::tfidf: return "tfidf";
-    case SimHashWeights::tfidf_len: return "tfidf-len";
-  }
-  return "?";
-}
-
-const char* to_string(SimHashFeatures f) { return f == SimHashFeatures::tokens ? "tokens" : "shingles"; }
-
 }  // namespace gpudedup

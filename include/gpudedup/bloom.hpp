@@ -76,15 +76,17 @@ class BloomEngine final : public DedupMethod {
   uint64_t size() const override;
   const BloomFilters& corpus_filters() const;
 
+  /// bloom_bits, bloom_hashes, bloom_measure and bloom_search ("all-pairs" or "lsh").
+  std::vector<StatsField> stats_fields(const DedupResult& result) const override;
+  /// m, h, the measure and threshold, pairs considered and passed.
+  std::vector<std::string> describe(const DedupResult& result) const override;
+
   /// Finds the pairs that reach the threshold (all pairs, or bit-sampling LSH above
   /// all_pairs_limit documents) and clusters them with a union-find whose representative
   /// is the smallest member. DedupResult::pairs: the pairs that joined two clusters (all
   /// when Config::all_pairs), sorted by (a, b), with the measure as similarity. Documents
   /// with empty filters are never paired (counted in `empty`).
   DedupResult finish() override;
-
-  std::vector<StatsField> stats_fields(const DedupResult& result) const override;
-  std::vector<std::string> describe(const DedupResult& result) const override;
 
  private:
   struct Impl;

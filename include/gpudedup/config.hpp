@@ -3,7 +3,9 @@
 /// Everything that decides a run's answer. Both backends read the same Config and must
 /// give the same result bit for bit.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpudedup {
@@ -128,6 +130,7 @@ struct Config {
   void validate() const;
 };
 
+/// The name of each value, as options and files spell it ("auto", "char", "tfidf-len").
 const char* to_string(Backend);
 const char* to_string(ShingleKind);
 const char* to_string(VerifyMode);
@@ -136,5 +139,13 @@ const char* to_string(BloomMeasure);
 const char* to_string(SampleKind);
 const char* to_string(SimHashWeights);
 const char* to_string(SimHashFeatures);
+
+/// The value whose to_string() is `name`; nullopt for any other name. Defined for every
+/// enum with a to_string (the same table gives both directions).
+template <class Enum>
+std::optional<Enum> from_string(std::string_view name);
+/// Every name of an enum, for messages: "auto, cpu or cuda".
+template <class Enum>
+std::string names_of();
 
 }  // namespace gpudedup

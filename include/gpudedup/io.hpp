@@ -13,6 +13,8 @@
 namespace gpudedup {
 
 enum class InputFormat { automatic, jsonl, text, directory };
+/// "auto", "jsonl", "text", "dir" (from_string<InputFormat> reads them back).
+const char* to_string(InputFormat);
 
 struct InputOptions {
   /// Files, directories, or "-" for stdin (spooled to a temporary file for the second pass).

@@ -114,7 +114,10 @@ class SimHashEngine final : public DedupMethod {
   /// finish(); `info`, when not null, receives the distance and score of each reported pair.
   DedupResult finish(SimHashPairInfo* info);
 
+  /// hamming, blocks, weights, features, min_score, pairs_passing_score (and the metadata
+  /// field and weight when used).
   std::vector<StatsField> stats_fields(const DedupResult& result) const override;
+  /// k, blocks, weights and pairs within k; the score and the pairs passing it when used.
   std::vector<std::string> describe(const DedupResult& result) const override;
 
  private:
