@@ -39,6 +39,7 @@ struct SimHashEngine::Impl {
   std::vector<uint64_t> meta_a, meta_b;  // the metadata MinHash family (meta_seed)
   std::vector<uint8_t> meta_scratch;
   StageSeconds seconds;
+  SimHashPairInfo pair_info;  // of the last finish()
 
   void freeze() {
     if (frozen) return;
@@ -166,7 +167,9 @@ uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataBatch& met
   return first;
 }
 
-DedupResult SimHashEngine::finish(SimHashPairInfo* info) {
+const SimHashPairInfo& SimHashEngine::pair_info() const { return impl_->pair_info; }
+
+DedupResult SimHashEngine::finish() {
   auto& s = *impl_;
   DedupResult r;
   r.documents = size();
@@ -226,15 +229,14 @@ DedupResult SimHashEngine::finish(SimHashPairInfo* info) {
 
   t0 = stage_clock::now();
   detail::UnionFind uf(r.documents);
-  if (info) *info = {};
+  SimHashPairInfo& info = s.pair_info;
+  info = {};
   for (const auto& p : pairs) {
     if (!uf.unite(p.a, p.b) && !s.config.all_pairs) continue;
     r.pairs.push_back({p.a, p.b, 1.0 - double(p.distance) / 64.0});
     r.pair_distances.push_back(p.distance);
-    if (info) {
-      info->distance.push_back(uint8_t(p.distance));
-      info->score.push_back(s.score(p.a, p.b, p.distance));
-    }
+    info.distance.push_back(uint8_t(p.distance));
+    info.score.push_back(s.score(p.a, p.b, p.distance));
   }
   detail::label_clusters(uf, r.documents, r);
   s.seconds.cluster += seconds_since(t0);

@@ -10,7 +10,8 @@
 ///   if (e.needs_df_pass())                  // tfidf, tfidf-len: pass 1 over the corpus
 ///     for (batch : corpus) e.count_df(batch);
 ///   for (batch : corpus) e.add(batch);      // pass 2 (meta sets too, when used)
-///   DedupResult r = e.finish(&info);        // pairs, clusters; info: distances, scores
+///   DedupResult r = e.finish();             // pairs, clusters
+///   const SimHashPairInfo& info = e.pair_info();  // their distances and scores
 /// @endcode
 #include <cstdint>
 #include <memory>
@@ -110,9 +111,9 @@ class SimHashEngine final : public DedupMethod {
   /// Config::all_pairs), sorted by (a, b); similarity = 1 - distance/64. Documents
   /// without features are never paired (counted in `empty`). DedupResult::pair_distances
   /// holds each reported pair's Hamming distance.
-  DedupResult finish() override { return finish(nullptr); }
-  /// finish(); `info`, when not null, receives the distance and score of each reported pair.
-  DedupResult finish(SimHashPairInfo* info);
+  DedupResult finish() override;
+  /// The distance and score of each pair of the last finish()'s DedupResult::pairs.
+  const SimHashPairInfo& pair_info() const;
 
   /// hamming, blocks, weights, features, min_score, pairs_passing_score (and the metadata
   /// field and weight when used).

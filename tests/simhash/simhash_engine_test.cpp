@@ -48,8 +48,8 @@ TEST(SimHashEngine, ClustersNearDuplicatesWithSmallestRepresentative) {
   EXPECT_EQ(e.add(corpus()), 0u);
   const auto fp = e.corpus_fingerprints();
   ASSERT_LE(detail::hamming_distance(fp[0], fp[2]), 6u) << "test text no longer near";
-  SimHashPairInfo info;
-  const auto r = e.finish(&info);
+  const auto r = e.finish();
+  const SimHashPairInfo& info = e.pair_info();
   EXPECT_EQ(r.documents, 6u);
   EXPECT_EQ(r.empty, 2u);
   EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 1, 0, 3, 0, 5}));
@@ -73,8 +73,8 @@ TEST(SimHashEngine, AllPairsListsEveryPairWithinK) {
   s.hamming = 6;
   SimHashEngine e(c, s);
   e.add(corpus());
-  SimHashPairInfo info;
-  const auto r = e.finish(&info);
+  const auto r = e.finish();
+  const SimHashPairInfo& info = e.pair_info();
   ASSERT_EQ(r.pairs.size(), 3u);
   EXPECT_EQ(std::make_pair(r.pairs[2].a, r.pairs[2].b), std::make_pair(2u, 4u));
   EXPECT_EQ(info.distance[1], 0u);  // (0, 4)
@@ -113,8 +113,8 @@ TEST(SimHashEngine, MetaScoreCombinesHammingAndMetadataJaccard) {
   EXPECT_THROW(e.add(corpus()), usage_error);  // metadata required
   const MetadataSets meta = {{"a", "b"}, {"a", "b"}, {"x"}, {}, {"a", "b", "c"}, {}};
   e.add(corpus(), &meta);
-  SimHashPairInfo info;
-  const auto r = e.finish(&info);
+  const auto r = e.finish();
+  const SimHashPairInfo& info = e.pair_info();
   // (0, 4): d = 0, J ~ 2/3 -> ~0.83 passes; (0, 2): J = 0 -> at most 0.5 fails.
   EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 1, 2, 3, 0, 5}));
   ASSERT_EQ(info.score.size(), 1u);

@@ -109,8 +109,8 @@ TEST(SimHashGpu, CombinedScoreEqualsCpu) {
   SimHashEngine gpu(c, s);
   cpu.add(batch, meta);
   gpu.add(batch, meta);
-  SimHashPairInfo ia, ib;
-  const auto a = cpu.finish(&ia), b = gpu.finish(&ib);
+  const auto a = cpu.finish(), b = gpu.finish();
+  const SimHashPairInfo &ia = cpu.pair_info(), &ib = gpu.pair_info();
   EXPECT_EQ(a.representative, b.representative);
   EXPECT_TRUE(a.pairs == b.pairs);
   EXPECT_EQ(ia.distance, ib.distance);

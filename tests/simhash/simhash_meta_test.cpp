@@ -251,8 +251,8 @@ TEST(MetaScore, EngineScoreMatchesAHandComputation) {
   SimHashEngine engine(c, s);
   engine.add(docs, meta);
   const auto fps = engine.corpus_fingerprints();
-  SimHashPairInfo info;
-  const DedupResult r = engine.finish(&info);
+  const DedupResult r = engine.finish();
+  const SimHashPairInfo info = engine.pair_info();
   ASSERT_EQ(r.pairs.size(), 1u);
   ASSERT_EQ(info.score.size(), 1u);
 
@@ -280,8 +280,8 @@ TEST(MetaScore, EngineScoreMatchesAHandComputation) {
   SimHashEngine sets(c, s);
   const MetadataSets m = {{"Budget", "Libraries", "  schools "}, {"budget", "libraries", "roads", "BUDGET"}};
   sets.add(docs, &m);
-  SimHashPairInfo info2;
-  sets.finish(&info2);
+  sets.finish();
+  const SimHashPairInfo& info2 = sets.pair_info();
   EXPECT_EQ(info2.score, info.score);
   // Wrong number of sets: a usage error.
   MetadataBatch one;
