@@ -1,6 +1,6 @@
 #pragma once
 /// @file minhash.hpp
-/// The MinHash permutation family and band keys (DESIGN.md).
+/// The MinHash permutation family and band keys (docs/architecture.md).
 ///
 /// h_i(x) = (a_i * k(x) + b_i) mod 2^64 >> 32, with k(x) the 64-bit shingle hash folded
 /// to 32 bits (high half XOR low half) and a_i, b_i 64-bit, a_i odd. For 32-bit keys this

@@ -1,6 +1,6 @@
 #pragma once
 /// @file normalize.hpp
-/// The default normalization of DESIGN.md: ASCII A-Z lowercased; every run of Unicode
+/// The default normalization of docs/architecture.md: ASCII A-Z lowercased; every run of Unicode
 /// White_Space becomes one space (0x20); no leading or trailing space. Every other byte
 /// is copied unchanged, invalid UTF-8 included.
 #include <cstddef>

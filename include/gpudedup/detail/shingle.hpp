@@ -1,6 +1,6 @@
 #pragma once
 /// @file shingle.hpp
-/// Shingles of normalized text (DESIGN.md), as 64-bit hashes.
+/// Shingles of normalized text (docs/architecture.md), as 64-bit hashes.
 ///  - char shingles: every window of k consecutive code points; hash = XXH64 of the
 ///    window's bytes (seed 0). A text of fewer than k code points is one shingle.
 ///  - word shingles: tokens are maximal runs of non-space code points, except that each

@@ -1,6 +1,6 @@
 #pragma once
 /// @file simhash.hpp
-/// SimHash math shared by the CPU backend and the CUDA kernels (DESIGN.md, issue 4).
+/// SimHash math shared by the CPU backend and the CUDA kernels (docs/architecture.md).
 ///
 /// A document's features are its word tokens (CJK characters are tokens of their own),
 /// or its char / word k-grams. Each feature occurrence with 64-bit hash h and integer

@@ -1,7 +1,7 @@
 #pragma once
 /// @file xxhash64.hpp
 /// XXH64 (Yann Collet, xxHash specification v0.1.1), written once for host and device.
-/// The shingle hash of DESIGN.md. Reference vectors and a comparison against libxxhash
+/// The shingle hash of docs/architecture.md. Reference vectors and a comparison against libxxhash
 /// are in tests/shingle/xxhash64_test.cpp. The core is templated on a little-endian "source" so
 /// that byte strings, uint32 signature rows and uint64 token-hash arrays hash to exactly
 /// what XXH64 gives for their little-endian bytes, without a byte-by-byte copy.
