@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gpudedup/detail/bloom.hpp"
-#include "host/bloom/bloom_detail.hpp"
+#include "kernels/bloom/bloom_cuda.hpp"
 #include "kernels/device/device_helpers.cuh"
 
 namespace gpudedup::detail {
