@@ -8,7 +8,7 @@
 
 #include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/simhash.hpp"
-#include "host/simhash/simhash_detail.hpp"
+#include "kernels/simhash/simhash_cuda.hpp"
 #include "kernels/device/device_helpers.cuh"
 
 namespace gpudedup::detail {

@@ -9,7 +9,7 @@
 #include <algorithm>
 
 #include "gpudedup/detail/simhash.hpp"
-#include "host/simhash/simhash_detail.hpp"
+#include "kernels/simhash/simhash_cuda.hpp"
 #include "kernels/device/device_helpers.cuh"
 
 namespace gpudedup::detail {
