@@ -1,7 +1,7 @@
 // Built instead of kernels/ when the CUDA backend is not compiled in.
 #include "gpudedup/errors.hpp"
 #include "host/minhash/compute_backend.hpp"
-#include "host/index/bucket_probe.hpp"
+#include "kernels/index/index_cuda.hpp"
 
 namespace gpudedup {
 

@@ -20,11 +20,11 @@
 #include "gpudedup/errors.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/index/batch_matcher.hpp"
-#include "host/index/bucket_probe.hpp"
 #include "host/index/durable_file.hpp"
 #include "host/index/manifest.hpp"
 #include "host/index/segment_reader.hpp"
 #include "host/index/segment_writer.hpp"
+#include "kernels/index/index_cuda.hpp"
 
 namespace gpudedup {
 namespace {

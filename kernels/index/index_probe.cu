@@ -11,7 +11,7 @@
 #include "gpudedup/detail/sorted_run.hpp"
 #include "gpudedup/engine.hpp"
 #include "host/minhash/compute_backend.hpp"
-#include "host/index/bucket_probe.hpp"
+#include "kernels/index/index_cuda.hpp"
 #include "host/index/segment_reader.hpp"
 #include "kernels/device/device_buffer.cuh"
 
