@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "gpudedup/errors.hpp"
-#include "host/minhash/compute_backend.hpp"
+#include "kernels/minhash/minhash_cuda.hpp"
 #include "kernels/device/device_buffer.cuh"
 #include "kernels/minhash/lsh.cuh"
 #include "kernels/minhash/minhash.cuh"
