@@ -8,7 +8,7 @@
 #include "gpudedup/bloom.hpp"
 #include "gpudedup/detail/bloom.hpp"
 #include "gpudedup/errors.hpp"
-#include "host/minhash/compute_backend.hpp"
+#include "host/device/resolve_backend.hpp"
 #include "host/bloom/bloom_detail.hpp"
 #include "host/shingle/shingling.hpp"
 #include "host/core/union_find.hpp"

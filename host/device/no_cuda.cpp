@@ -1,5 +1,6 @@
 // Built instead of kernels/ when the CUDA backend is not compiled in.
 #include "gpudedup/errors.hpp"
+#include "host/device/resolve_backend.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "kernels/index/index_cuda.hpp"
 

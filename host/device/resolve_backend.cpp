@@ -1,5 +1,6 @@
+#include "gpudedup/engine.hpp"
 #include "gpudedup/errors.hpp"
-#include "host/minhash/compute_backend.hpp"
+#include "host/device/resolve_backend.hpp"
 
 namespace gpudedup::detail {
 

@@ -18,6 +18,7 @@
 #include <mutex>
 
 #include "gpudedup/errors.hpp"
+#include "host/device/resolve_backend.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/index/batch_matcher.hpp"
 #include "host/index/durable_file.hpp"

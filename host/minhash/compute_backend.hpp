@@ -11,10 +11,5 @@ namespace gpudedup::detail {
 
 /// The spec of a config: shingles and the MinHash permutations.
 SketchSpec make_sketch_spec(const Config& config);
-/// True when a CUDA device can be used (never throws; any CUDA error means no).
-bool cuda_device_available();
-/// The backend a standalone engine runs on: cuda when asked or (automatic) when a device
-/// is found. @throws usage_error for cuda without a usable device.
-Backend resolve_backend(Backend requested);
 
 }  // namespace gpudedup::detail

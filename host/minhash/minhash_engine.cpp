@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "gpudedup/errors.hpp"
+#include "host/device/resolve_backend.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/exact/exact_join.hpp"
 #include "host/core/union_find.hpp"

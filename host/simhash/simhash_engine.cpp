@@ -6,7 +6,7 @@
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/simhash.hpp"
-#include "host/minhash/compute_backend.hpp"
+#include "host/device/resolve_backend.hpp"
 #include "host/simhash/simhash_detail.hpp"
 #include "host/core/union_find.hpp"
 

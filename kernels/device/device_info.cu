@@ -4,7 +4,8 @@
 
 #include <string>
 
-#include "host/minhash/compute_backend.hpp"
+#include "gpudedup/engine.hpp"
+#include "host/device/resolve_backend.hpp"
 
 namespace gpudedup {
 

@@ -10,6 +10,7 @@
 
 #include "gpudedup/detail/sorted_run.hpp"
 #include "gpudedup/engine.hpp"
+#include "host/device/resolve_backend.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "kernels/index/index_cuda.hpp"
 #include "host/index/segment_reader.hpp"
