@@ -57,7 +57,7 @@ struct SimHashSpec {
   simhash_weight_params weight_params() const;
 };
 
-// ---- CUDA (kernels/simhash/*.cu; host/simhash/simhash_no_cuda.cpp without CUDA) ----------
+// ---- CUDA (kernels/simhash/*.cu; host/device/no_cuda.cpp without CUDA) ----------------------
 
 /// Fingerprints on device `device`; same output as simhash_fingerprints_cpu.
 /// @throws usage_error without CUDA, data_error on a CUDA failure.
