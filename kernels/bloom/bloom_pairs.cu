@@ -89,7 +89,7 @@ std::vector<BloomPair> bloom_sorted_pairs_cuda(const SortedFilters& s, BloomMeas
   device_buffer<uint64_t> d_bits(s.bits.size(), st);
   GD_CUDA_TRY(cudaMemcpyAsync(d_bits.data(), s.bits.data(), s.bits.size() * sizeof(uint64_t),
                               cudaMemcpyHostToDevice, st));
-  const auto d_pop = simhash_cuda::to_device(s.pop, st);
+  const auto d_pop = to_device(s.pop, st);
   device_buffer<unsigned long long> d_count(1, st);
   unsigned long long capacity = first_capacity, found = 0;
   for (;;) {

@@ -14,15 +14,6 @@ namespace gpudedup::detail::simhash_cuda {
 template <class T>
 using buffer = device_buffer<T>;
 
-/// A device copy of a host vector.
-template <class T>
-buffer<T> to_device(const std::vector<T>& h, cudaStream_t stream) {
-  buffer<T> d(h.size(), stream);
-  if (!h.empty())
-    GD_CUDA_TRY(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
-  return d;
-}
-
 /// A stream on `device` for one call, destroyed (after a sync) at scope exit.
 class scoped_stream {
  public:
