@@ -1,7 +1,6 @@
 // Built instead of kernels/ when the CUDA backend is not compiled in: every CUDA entry point
 // of the project, in one place (CMakeLists.txt leaves this file out of a CUDA build).
 #include "gpudedup/errors.hpp"
-#include "host/device/resolve_backend.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "kernels/bloom/bloom_cuda.hpp"
 #include "kernels/index/index_cuda.hpp"
@@ -17,8 +16,6 @@ CudaStatus cuda_status() {
 }
 
 namespace detail {
-
-bool cuda_device_available() { return false; }
 
 std::unique_ptr<ComputeBackend> make_cuda_backend(const SketchSpec&) {
   throw usage_error("--backend cuda: " + cuda_status().reason + "; use --backend cpu or auto");

@@ -101,16 +101,9 @@ Engine::Engine(const Config& config) : impl_(std::make_unique<Impl>()) {
                  " has its own engine (SimHashEngine, BloomEngine); this one runs minhash or exact");
   auto& s = *impl_;
   s.spec = detail::make_sketch_spec(config);
-  const bool want_cuda = config.backend == Backend::cuda ||
-                         (config.backend == Backend::automatic && config.method == Method::minhash &&
-                          detail::cuda_device_available());
-  if (want_cuda) {
-    s.compute = detail::make_cuda_backend(s.spec);
-    s.backend = Backend::cuda;
-  } else {
-    s.compute = detail::make_cpu_backend(s.spec);
-    s.backend = Backend::cpu;
-  }
+  // exact has no CUDA path: automatic runs it on the CPU (an explicit --backend cuda is kept).
+  s.backend = detail::resolve_backend(config.backend, config.method == Method::minhash);
+  s.compute = s.backend == Backend::cuda ? detail::make_cuda_backend(s.spec) : detail::make_cpu_backend(s.spec);
   s.lsh = config.lsh.bands ? score_lsh_params(config.lsh.threshold, config.lsh.bands, config.lsh.rows)
                            : choose_lsh_params(config.lsh.threshold, config.minhash.num_perm,
                                                config.lsh.false_positive_weight,
