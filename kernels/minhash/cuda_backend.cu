@@ -37,11 +37,11 @@
 #include <vector>
 
 #include "gpudedup/errors.hpp"
-#include "kernels/minhash/minhash_cuda.hpp"
 #include "kernels/device/device_buffer.cuh"
 #include "kernels/device/device_context.hpp"
 #include "kernels/minhash/lsh.cuh"
 #include "kernels/minhash/minhash.cuh"
+#include "kernels/minhash/minhash_cuda.hpp"
 
 namespace gpudedup::detail {
 namespace {

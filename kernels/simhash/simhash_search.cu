@@ -9,9 +9,9 @@
 #include <algorithm>
 
 #include "gpudedup/detail/simhash.hpp"
-#include "kernels/simhash/simhash_cuda.hpp"
 #include "kernels/device/device_buffer.cuh"
 #include "kernels/device/device_context.hpp"
+#include "kernels/simhash/simhash_cuda.hpp"
 
 namespace gpudedup::detail {
 namespace {
