@@ -1,27 +1,16 @@
 #pragma once
 // What the Bloom all-pairs searches share: the non-empty filters sorted by popcount (so
-// tiles that cannot reach the threshold are skipped), and the CUDA entry point
-// (kernels/bloom/bloom_pairs.cu; host/bloom/bloom_no_cuda.cpp in a CPU-only build).
+// tiles that cannot reach the threshold are skipped); the plain data and the CUDA entry
+// point the kernels see are in kernels/bloom/bloom_cuda.hpp.
 #include <cstdint>
 #include <vector>
 
 #include "gpudedup/bloom.hpp"
+#include "kernels/bloom/bloom_cuda.hpp"
 
 namespace gpudedup::detail {
 
-/// Documents per tile side of both searches: 64 x 64 pairs per tile (the CUDA block's
-/// tile; on the CPU 64 filters of up to 8 KB stay in L2 while a row tile is swept).
-constexpr uint32_t bloom_tile = 64;
-
-/// The non-empty filters in (popcount, document) order, copied contiguously.
-struct SortedFilters {
-  uint32_t words = 0;
-  std::vector<uint32_t> doc;  ///< document number of sorted position p
-  std::vector<uint32_t> pop;  ///< popcount, ascending
-  PodBuffer<uint64_t> bits;   ///< words per filter, in sorted order
-  size_t size() const { return doc.size(); }
-  const uint64_t* row(size_t p) const { return bits.data() + p * words; }
-};
+/// The non-empty filters of f in (popcount, document) order (SortedFilters).
 SortedFilters sort_by_popcount(const BloomFilters& f);
 
 /// Whether tile pair (ti, tj), ti < tj, can hold a passing pair: the largest popcount of
@@ -41,9 +30,5 @@ void bloom_row_dots(const uint64_t* x, const uint64_t* cols, size_t count, uint3
 /// receives the number of passing pairs before thinning. Sorted by (a, b).
 std::vector<BloomPair> bloom_cpu_pairs(const BloomFilters& f, BloomMeasure m, double t, int threads, bool forest_only,
                                        uint64_t* passed);
-
-/// The CUDA tiled popcount search: pairs of sorted positions that reach t, any order.
-/// @throws usage_error in a build without CUDA.
-std::vector<BloomPair> bloom_sorted_pairs_cuda(const SortedFilters& s, BloomMeasure m, double t, int device);
 
 }  // namespace gpudedup::detail

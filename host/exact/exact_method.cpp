@@ -8,6 +8,7 @@
 #include "host/core/format.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/core/union_find.hpp"
+#include "host/device/resolve_backend.hpp"
 #include "host/exact/exact_join.hpp"
 #include "host/shingle/shingling.hpp"
 
@@ -16,11 +17,16 @@ namespace {
 
 class ExactJoinMethod final : public DedupMethod {
  public:
-  explicit ExactJoinMethod(const Config& config) : config_(config), shingles_(make_shingle_spec(config.shingle)) {
+  // The join runs on the CPU; the backend is resolved all the same, so that --backend cuda
+  // without a device fails as it does for every method (automatic stays on the CPU).
+  explicit ExactJoinMethod(const Config& config)
+      : config_(config),
+        shingles_(make_shingle_spec(config.shingle)),
+        backend_(resolve_backend(config.backend, /*has_cuda_path=*/false)) {
     set_sampling(shingles_, config.sampling, config.seed);
   }
 
-  Backend backend() const override { return Backend::cpu; }
+  Backend backend() const override { return backend_; }
   uint64_t size() const override { return set_sizes_.size(); }
 
   uint64_t add(const DocumentBatch& batch, const MetadataBatch&) override {
@@ -74,6 +80,7 @@ class ExactJoinMethod final : public DedupMethod {
  private:
   Config config_;
   ShingleSpec shingles_;
+  Backend backend_;
   std::vector<uint32_t> set_sizes_;
   ShingleSets sets_;
   StageSeconds seconds_;

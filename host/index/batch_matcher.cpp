@@ -6,8 +6,8 @@
 
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/similarity.hpp"
-#include "host/index/bucket_probe.hpp"
 #include "host/index/segment_reader.hpp"
+#include "kernels/index/index_cuda.hpp"
 
 namespace gpudedup::detail {
 namespace {

@@ -1,7 +1,7 @@
 #include <exception>
 
-#include "host/index/bucket_probe.hpp"
 #include "host/index/segment_reader.hpp"
+#include "kernels/index/index_cuda.hpp"
 
 namespace gpudedup::detail {
 namespace {

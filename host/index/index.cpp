@@ -18,13 +18,14 @@
 #include <mutex>
 
 #include "gpudedup/errors.hpp"
+#include "host/device/resolve_backend.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/index/batch_matcher.hpp"
-#include "host/index/bucket_probe.hpp"
 #include "host/index/durable_file.hpp"
 #include "host/index/manifest.hpp"
 #include "host/index/segment_reader.hpp"
 #include "host/index/segment_writer.hpp"
+#include "kernels/index/index_cuda.hpp"
 
 namespace gpudedup {
 namespace {
@@ -396,9 +397,9 @@ Index Index::open_impl(const std::string& dir, const IndexOpenOptions& options, 
   }
   s.threads = c.threads > 0 ? c.threads : omp_get_max_threads();
   s.spec = detail::make_sketch_spec(c);
-  const bool want_cuda = c.backend == Backend::cuda || (c.backend == Backend::automatic && detail::cuda_device_available());
+  s.backend = detail::resolve_backend(c.backend);
+  const bool want_cuda = s.backend == Backend::cuda;
   s.compute = want_cuda ? detail::make_cuda_backend(s.spec) : detail::make_cpu_backend(s.spec);
-  s.backend = want_cuda ? Backend::cuda : Backend::cpu;
   // CPU probes wait on page faults of a cold index more than they compute: 4 threads per
   // core keep more reads in flight (measured: 30.7 s -> 25.2 s for a cold 100M index).
   s.probe = want_cuda ? detail::make_cuda_bucket_probe(c.device, 4 * s.threads) : detail::make_cpu_bucket_probe(4 * s.threads);

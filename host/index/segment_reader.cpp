@@ -164,6 +164,10 @@ const uint32_t* Segment::band_docs(uint32_t band) const {
   return at<uint32_t>(h_.docs_at + uint64_t(band) * h_.band_entries * 4, h_.band_entries);
 }
 
+std::string segment_key(const Segment& s) { return s.path() + "#" + std::to_string(s.header().header_checksum); }
+uint64_t segment_band_entries(const Segment& s) { return s.header().band_entries; }
+const uint64_t* segment_band_keys(const Segment& s, uint32_t band) { return s.band_keys(band); }
+
 uint64_t Segment::lower_bound_in_stretch(uint32_t band, uint64_t stretch, uint64_t key) const {
   const uint64_t n = h_.band_entries;
   const uint64_t first = stretch * fence_stride;

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "host/index/bucket_probe.hpp"
 #include "host/index/segment_format.hpp"
+#include "kernels/index/index_cuda.hpp"
 
 namespace gpudedup::detail {
 

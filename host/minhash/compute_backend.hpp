@@ -1,68 +1,15 @@
 #pragma once
-// The work a backend does; the engine (host/minhash/minhash_engine.cpp) drives it and owns the
+// The work a backend does (kernels/minhash/minhash_cuda.hpp: the interface both backends
+// implement); the engine (host/minhash/minhash_engine.cpp) drives it and owns the
 // clustering. CPU: host/minhash/cpu_backend.cpp. CUDA: kernels/minhash/cuda_backend.cu.
-#include <cstdint>
-#include <functional>
-#include <memory>
-#include <vector>
-
 #include "gpudedup/config.hpp"
-#include "gpudedup/document_batch.hpp"
 #include "gpudedup/minhash.hpp"
 #include "host/shingle/shingling.hpp"
+#include "kernels/minhash/minhash_cuda.hpp"
 
 namespace gpudedup::detail {
 
-/// What both backends need to know to sketch and verify.
-struct SketchSpec {
-  Config config;
-  ShingleSpec shingles;
-  std::vector<uint64_t> perm_a;  ///< odd multipliers, P entries
-  std::vector<uint64_t> perm_b;  ///< offsets, P entries
-};
+/// The spec of a config: shingles and the MinHash permutations.
 SketchSpec make_sketch_spec(const Config& config);
-
-/// The corpus as the engine holds it: signatures, set sizes, optional shingle sets.
-struct CorpusView {
-  const Signatures* signatures = nullptr;
-  const std::vector<uint32_t>* set_sizes = nullptr;  ///< 0 = empty document
-  const ShingleSets* sets = nullptr;                 ///< present for --verify exact
-};
-
-class ComputeBackend {
- public:
-  virtual ~ComputeBackend() = default;
-
-  /// Signatures (batch.size() * P values, row-major), each document's number of
-  /// distinct shingles, and, when `sets` is not null, its sorted shingle-hash set
-  /// (appended to *sets).
-  virtual void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
-                      ShingleSets* sets) = 0;
-
-  /// The pairs of band `band` that pass verification, in candidate order (buckets by
-  /// band key, then detail/buckets.hpp's order within a bucket). `skip(a, b)` may be
-  /// consulted to leave out pairs whose outcome no longer matters (already clustered);
-  /// a backend may ignore it and verify everything. Adds the number of candidate
-  /// pairs (skipped or not) to *candidates.
-  virtual void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
-                          const std::function<bool(uint32_t, uint32_t)>& skip,
-                          std::vector<ScoredPair>& passed, uint64_t* candidates) = 0;
-
-  /// All candidate pairs of band `band` in candidate order (for inspection and tests).
-  virtual void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
-                               std::vector<std::pair<uint32_t, uint32_t>>& out) = 0;
-};
-
-std::unique_ptr<ComputeBackend> make_cpu_backend(const SketchSpec& spec);
-/// @throws usage_error when the build has no CUDA backend or no device can be used.
-std::unique_ptr<ComputeBackend> make_cuda_backend(const SketchSpec& spec);
-/// True when a CUDA device can be used (never throws; any CUDA error means no).
-bool cuda_device_available();
-/// The backend a standalone engine runs on: cuda when asked or (automatic) when a device
-/// is found. @throws usage_error for cuda without a usable device.
-Backend resolve_backend(Backend requested);
-
-/// Similarity of documents a and b under the config (estimate/exact, jaccard/containment).
-double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_t a, uint32_t b);
 
 }  // namespace gpudedup::detail

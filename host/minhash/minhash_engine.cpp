@@ -7,6 +7,7 @@
 #include "gpudedup/errors.hpp"
 #include "host/core/format.hpp"
 #include "host/core/stage_clock.hpp"
+#include "host/device/resolve_backend.hpp"
 #include "host/core/union_find.hpp"
 #include "host/minhash/compute_backend.hpp"
 
@@ -64,15 +65,8 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
              "--method " + config.method + " has its own engine (make_method); this one runs minhash");
   auto& s = *impl_;
   s.spec = detail::make_sketch_spec(config);
-  const bool want_cuda = config.backend == Backend::cuda ||
-                         (config.backend == Backend::automatic && detail::cuda_device_available());
-  if (want_cuda) {
-    s.compute = detail::make_cuda_backend(s.spec);
-    s.backend = Backend::cuda;
-  } else {
-    s.compute = detail::make_cpu_backend(s.spec);
-    s.backend = Backend::cpu;
-  }
+  s.backend = detail::resolve_backend(config.backend);
+  s.compute = s.backend == Backend::cuda ? detail::make_cuda_backend(s.spec) : detail::make_cpu_backend(s.spec);
   s.lsh = config.lsh.bands ? score_lsh_params(config.threshold, config.lsh.bands, config.lsh.rows)
                            : choose_lsh_params(config.threshold, config.minhash.num_perm,
                                                config.lsh.false_positive_weight,

@@ -6,25 +6,9 @@
 
 #include "gpudedup/config.hpp"
 #include "gpudedup/detail/shingle.hpp"
+#include "gpudedup/detail/shingle_spec.hpp"
 
 namespace gpudedup::detail {
-
-/// A ShingleConfig ready for use: stop words normalized, hashed and sorted.
-struct ShingleSpec {
-  ShingleKind kind = ShingleKind::chars;
-  uint32_t k = 5;
-  std::vector<uint64_t> stop_word_hashes;  ///< sorted, unique token hashes
-  bool remove_stop_words = false;
-  bool anchored = false;
-  /// Shingle sampling applied by shingle_set() (detail/sampling.hpp); none by default.
-  SampleKind sample = SampleKind::none;
-  uint32_t sample_size = 0;
-  uint64_t sample_mod = 1;
-  uint64_t sample_a = 1, sample_b = 0;  ///< minwise: pi(x) = a x + b
-
-  /// Parameters for for_each_word_shingle; points into stop_word_hashes.
-  word_shingle_params word_params() const;
-};
 
 ShingleSpec make_shingle_spec(const ShingleConfig& config);
 /// Adds Config::sampling to a spec; minwise draws its permutation from `seed`.

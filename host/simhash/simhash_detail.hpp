@@ -1,5 +1,6 @@
 #pragma once
-// Internals of the SimHash engine shared by host/simhash/*.cpp and kernels/simhash_*.cu.
+// Internals of the SimHash engine (host/simhash/*.cpp). What the kernels share with it
+// (kernels/simhash/*.cu) is in kernels/simhash/simhash_cuda.hpp.
 #include <cstdint>
 #include <vector>
 
@@ -8,20 +9,11 @@
 #include "gpudedup/document_batch.hpp"
 #include "gpudedup/simhash.hpp"
 #include "host/shingle/shingling.hpp"
+#include "kernels/simhash/simhash_cuda.hpp"
 
 namespace gpudedup::detail {
 
 // ---- the search --------------------------------------------------------------------------
-
-/// The block tables of the pigeonhole search: with m blocks and at most k differing bits,
-/// two fingerprints agree on at least m-k whole blocks, so every pair within distance k
-/// shares the key of at least one table keyed on m-k blocks (Manku et al.: C(m, m-k)
-/// tables; m = k+1 gives the m single-block tables).
-struct HammingPlan {
-  uint32_t k = 3;
-  std::vector<uint64_t> table_masks;  ///< bits of each table's key, in table order
-  double split_factor = 2.0;          ///< mu: split runs above (1+mu) x the mean run size
-};
 
 /// Tables for k and m (m = 0 means k+1). @throws usage_error naming --hamming/--blocks.
 HammingPlan make_hamming_plan(uint32_t k, uint32_t m, double split_factor);
@@ -36,18 +28,6 @@ constexpr int max_split_depth = 8;
 /// Splits the set bits of `bits` into `parts` contiguous groups (in bit order) of sizes
 /// differing by at most one. Requires popcount(bits) >= parts.
 std::vector<uint64_t> split_bits(uint64_t bits, uint32_t parts);
-
-/// Runs larger than this are split: max(min_split_run, (1+mu) * n / runs).
-size_t split_threshold(size_t n, size_t runs, double split_factor);
-
-/// Finds the pairs of one run of a table. All of idx[0, n) agree on the bits `fixed`;
-/// `forbidden` are key masks of earlier tables (or earlier sub-blocks): a pair that agrees
-/// on one of them is found there, so it is not emitted here. Appends pairs (a < b, as
-/// indexes into values) to out. Runs above split_at are split recursively when that
-/// pays (run_search.cpp); always_split (for tests) splits them whatever it costs.
-void search_run(const uint64_t* values, uint32_t* idx, size_t n, uint64_t fixed,
-                const std::vector<uint64_t>& forbidden, uint32_t k, size_t split_at,
-                std::vector<HammingPair>& out, bool always_split = false);
 
 /// All pairs of distinct values (sorted, unique) within distance k: indexes into values,
 /// a < b, unsorted. CPU: radix sort per table, runs walked in parallel (table_search.cpp).
@@ -69,23 +49,6 @@ DistinctFingerprints collapse_fingerprints(const std::vector<uint64_t>& fps);
 std::vector<HammingPair> expand_pairs(const DistinctFingerprints& d, const std::vector<HammingPair>& value_pairs);
 
 // ---- fingerprints ------------------------------------------------------------------------
-
-/// Everything a backend needs to fingerprint: features and host copies of the tables.
-struct SimHashSpec {
-  simhash_feature_kind features = simhash_feature_kind::tokens;
-  ShingleSpec shingles;                ///< k and stop words for k-gram features
-  simhash_weight_kind weights = simhash_weight_kind::tf;
-  std::vector<uint64_t> idf_hashes;    ///< sorted unique feature hashes
-  std::vector<int64_t> idf_values;     ///< idf_q of each
-  int64_t idf_missing = 0;             ///< idf_q of df = 1
-  std::vector<uint32_t> idf_buckets;   ///< radix index over idf_hashes (simhash_weight_params)
-  uint32_t idf_bucket_shift = 63;
-  std::vector<int64_t> len_values;     ///< len_q[0 .. simhash_max_len]
-  int threads = 0;
-
-  /// Pointers into this spec's host tables.
-  simhash_weight_params weight_params() const;
-};
 
 /// The spec without idf tables (filled by make_idf_table).
 SimHashSpec make_simhash_spec(const Config& config, const SimHashConfig& simhash);
@@ -120,16 +83,5 @@ void meta_signatures(const MetadataBatch& meta, const uint64_t* a, const uint64_
                      std::vector<uint32_t>& out, std::vector<uint8_t>& scratch);
 /// Share of equal values; 0 when either set is empty (no evidence of a shared source).
 double meta_jaccard(const uint32_t* x, const uint32_t* y, uint32_t num_perm);
-
-// ---- CUDA (kernels/simhash_*.cu, or simhash_no_cuda.cpp without CUDA) ---------------------
-
-/// Fingerprints on device `device`; same output as simhash_fingerprints_cpu.
-/// @throws usage_error without CUDA, data_error on a CUDA failure.
-void simhash_fingerprints_cuda(const SimHashSpec& spec, const DocumentBatch& batch, uint64_t* fps,
-                               uint32_t* feature_counts, int device);
-/// search_distinct_cpu on device `device` (runs above the split threshold are handed to
-/// search_run on the host). @throws usage_error without CUDA, data_error on a CUDA failure.
-std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>& values, const HammingPlan& plan,
-                                              int device, int threads);
 
 }  // namespace gpudedup::detail

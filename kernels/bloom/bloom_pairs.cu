@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "gpudedup/detail/bloom.hpp"
-#include "host/bloom/bloom_detail.hpp"
-#include "kernels/device/device_helpers.cuh"
+#include "kernels/bloom/bloom_cuda.hpp"
+#include "kernels/device/device_buffer.cuh"
+#include "kernels/device/device_context.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -84,12 +85,12 @@ std::vector<BloomPair> bloom_sorted_pairs_cuda(const SortedFilters& s, BloomMeas
   const size_t tiles = (n + tile - 1) / tile;
   GD_EXPECTS(tiles <= 65535, "--bloom-all-pairs-max: the GPU all-pairs search takes at most " +
                                  std::to_string(65535ull * tile) + " documents; lower it to use bit-sampling LSH");
-  simhash_cuda::scoped_stream stream(device);
+  const DeviceStream stream = device_context(device).stream();  // for this call
   const cudaStream_t st = stream.get();
   device_buffer<uint64_t> d_bits(s.bits.size(), st);
   GD_CUDA_TRY(cudaMemcpyAsync(d_bits.data(), s.bits.data(), s.bits.size() * sizeof(uint64_t),
                               cudaMemcpyHostToDevice, st));
-  const auto d_pop = simhash_cuda::to_device(s.pop, st);
+  const auto d_pop = to_device(s.pop, st);
   device_buffer<unsigned long long> d_count(1, st);
   unsigned long long capacity = first_capacity, found = 0;
   for (;;) {

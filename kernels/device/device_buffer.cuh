@@ -1,5 +1,5 @@
 #pragma once
-// Device and pinned host memory with RAII, and the CUDA error checks of DESIGN.md.
+// Device and pinned host memory with RAII, and the CUDA error checks of docs/architecture.md.
 //  - GD_CUDA_TRY(call): throws gpudedup::data_error naming file:line, the call and the
 //    CUDA error string; an out-of-memory error throws device_out_of_memory (a data_error)
 //    so that callers can split the work and retry.
@@ -7,12 +7,14 @@
 //  - device_buffer<T>(n, stream): cudaMallocAsync / cudaFreeAsync on an explicit stream,
 //    move-only; the destructor never throws.
 //  - pinned_buffer<T>: page-locked host memory (cudaMallocHost) for async copies.
+//  - to_device(vector, stream): a device_buffer holding a copy of a host vector.
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gpudedup/errors.hpp"
 
@@ -138,6 +140,15 @@ class pinned_buffer {
   T* data_ = nullptr;
   size_t capacity_ = 0;
 };
+
+/// A device copy of a host vector, on `stream`.
+template <class T>
+device_buffer<T> to_device(const std::vector<T>& h, cudaStream_t stream) {
+  device_buffer<T> d(h.size(), stream);
+  if (!h.empty())
+    GD_CUDA_TRY(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+  return d;
+}
 
 /// Temporary storage for a CUB call. At least one byte: CUB treats a null temporary
 /// pointer as a size query and would silently do nothing.

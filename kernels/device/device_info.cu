@@ -5,7 +5,6 @@
 #include <string>
 
 #include "gpudedup/device.hpp"
-#include "host/minhash/compute_backend.hpp"
 
 namespace gpudedup {
 
@@ -37,9 +36,5 @@ CudaStatus cuda_status() {
   if (s.devices.empty()) s.reason = "CUDA devices found but none could be queried";
   return s;
 }
-
-namespace detail {
-bool cuda_device_available() { return !cuda_status().devices.empty(); }
-}  // namespace detail
 
 }  // namespace gpudedup

@@ -10,11 +10,10 @@
 
 #include "gpudedup/device.hpp"
 #include "gpudedup/detail/sorted_run.hpp"
-#include "gpudedup/minhash.hpp"
-#include "host/minhash/compute_backend.hpp"
-#include "host/index/bucket_probe.hpp"
-#include "host/index/segment_reader.hpp"
+#include "gpudedup/errors.hpp"
 #include "kernels/device/device_buffer.cuh"
+#include "kernels/device/device_context.hpp"
+#include "kernels/index/index_cuda.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -34,20 +33,15 @@ __global__ void probe_runs(const uint64_t* __restrict__ tables, uint64_t entries
 
 class CudaBucketProbe : public BucketProbe {
  public:
-  CudaBucketProbe(int device, int threads) : device_(device), cpu_fallback_(make_cpu_bucket_probe(threads)) {
-    GD_CUDA_TRY(cudaSetDevice(device_));
-    GD_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  }
-  ~CudaBucketProbe() override {
-    tables_.clear();
-    cudaStreamDestroy(stream_);
-  }
+  // device_context() checks the device; the probe holds one of its streams for its life.
+  CudaBucketProbe(int device, int threads)
+      : stream_(device_context(device).stream()), cpu_fallback_(make_cpu_bucket_probe(threads)) {}
 
   void probe(const Segment& seg, const uint64_t* keys, uint64_t n, uint32_t bands, uint32_t limit,
              BucketRange* out) override {
     const uint64_t total = n * bands;
     if (total == 0) return;
-    GD_CUDA_TRY(cudaSetDevice(device_));
+    stream_.make_current();
     try {
       probe_on_device(seg, keys, total, bands, limit, out);
     } catch (const device_out_of_memory&) {
@@ -59,10 +53,10 @@ class CudaBucketProbe : public BucketProbe {
   }
 
   void retain(const std::vector<const Segment*>& live) override {
-    cudaSetDevice(device_);
+    cudaSetDevice(stream_.device());
     std::map<std::string, device_buffer<uint64_t>> kept;
     for (const Segment* s : live) {
-      auto it = tables_.find(name_of(*s));
+      auto it = tables_.find(segment_key(*s));
       if (it != tables_.end()) kept.emplace(it->first, std::move(it->second));
     }
     tables_.swap(kept);
@@ -71,45 +65,42 @@ class CudaBucketProbe : public BucketProbe {
  private:
   void probe_on_device(const Segment& seg, const uint64_t* keys, uint64_t total, uint32_t bands, uint32_t limit,
                        BucketRange* out) {
+    const cudaStream_t s = stream_.get();
     // The batch's buffers first: a failed table upload then leaves nothing half-made.
-    device_buffer<uint64_t> d_keys(total, stream_), d_pos(total, stream_);
-    device_buffer<uint32_t> d_count(total, stream_);
-    GD_CUDA_TRY(cudaMemcpyAsync(d_keys.data(), keys, total * 8, cudaMemcpyHostToDevice, stream_));
+    device_buffer<uint64_t> d_keys(total, s), d_pos(total, s);
+    device_buffer<uint32_t> d_count(total, s);
+    GD_CUDA_TRY(cudaMemcpyAsync(d_keys.data(), keys, total * 8, cudaMemcpyHostToDevice, s));
     const unsigned threads = 256;
     const unsigned blocks = unsigned((total + threads - 1) / threads);
     const device_buffer<uint64_t>* table = &upload(seg, bands);
-    probe_runs<<<blocks, threads, 0, stream_>>>(table->data(), seg.header().band_entries, bands, d_keys.data(),
-                                                total, limit, d_pos.data(), d_count.data());
+    probe_runs<<<blocks, threads, 0, s>>>(table->data(), segment_band_entries(seg), bands, d_keys.data(), total,
+                                          limit, d_pos.data(), d_count.data());
     GD_CUDA_CHECK_LAUNCH();
     std::vector<uint64_t> pos(total);
     std::vector<uint32_t> count(total);
-    GD_CUDA_TRY(cudaMemcpyAsync(pos.data(), d_pos.data(), total * 8, cudaMemcpyDeviceToHost, stream_));
-    GD_CUDA_TRY(cudaMemcpyAsync(count.data(), d_count.data(), total * 4, cudaMemcpyDeviceToHost, stream_));
-    GD_CUDA_TRY(cudaStreamSynchronize(stream_));
+    GD_CUDA_TRY(cudaMemcpyAsync(pos.data(), d_pos.data(), total * 8, cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaMemcpyAsync(count.data(), d_count.data(), total * 4, cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
     for (uint64_t i = 0; i < total; ++i) out[i] = {pos[i], count[i]};
   }
 
-  static std::string name_of(const Segment& s) {
-    return s.path() + "#" + std::to_string(s.header().header_checksum);
-  }
-
   const device_buffer<uint64_t>& upload(const Segment& seg, uint32_t bands) {
-    const std::string name = name_of(seg);
+    const std::string name = segment_key(seg);
     auto it = tables_.find(name);
     if (it != tables_.end()) return it->second;
-    const uint64_t entries = seg.header().band_entries;
-    device_buffer<uint64_t> d(uint64_t(bands) * entries, stream_);
+    const cudaStream_t s = stream_.get();
+    const uint64_t entries = segment_band_entries(seg);
+    device_buffer<uint64_t> d(uint64_t(bands) * entries, s);
     for (uint32_t b = 0; b < bands; ++b) {
-      // band_keys() verifies the band's blocks before the copy.
-      GD_CUDA_TRY(cudaMemcpyAsync(d.data() + uint64_t(b) * entries, seg.band_keys(b), entries * 8,
-                                  cudaMemcpyHostToDevice, stream_));
+      // segment_band_keys() verifies the band's blocks before the copy.
+      GD_CUDA_TRY(cudaMemcpyAsync(d.data() + uint64_t(b) * entries, segment_band_keys(seg, b), entries * 8,
+                                  cudaMemcpyHostToDevice, s));
     }
-    GD_CUDA_TRY(cudaStreamSynchronize(stream_));
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
     return tables_.emplace(name, std::move(d)).first->second;
   }
 
-  int device_;
-  cudaStream_t stream_ = nullptr;
+  DeviceStream stream_;  // declared before the tables: given back after their memory is freed
   std::map<std::string, device_buffer<uint64_t>> tables_;
   std::unique_ptr<BucketProbe> cpu_fallback_;
 };
@@ -117,10 +108,6 @@ class CudaBucketProbe : public BucketProbe {
 }  // namespace
 
 std::unique_ptr<BucketProbe> make_cuda_bucket_probe(int device, int threads) {
-  if (!cuda_device_available()) {
-    throw usage_error("--backend cuda: no CUDA device can be used (" + cuda_status().reason +
-                      "); use --backend cpu or auto");
-  }
   return std::make_unique<CudaBucketProbe>(device, threads);
 }
 

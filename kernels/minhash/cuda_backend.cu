@@ -1,9 +1,10 @@
 // The CUDA ComputeBackend: wires kernels/minhash/minhash.cu and kernels/minhash/lsh.cu to the engine.
 //
-// Streams and copies. The backend owns one non-blocking stream; every copy, kernel,
-// allocation (cudaMallocAsync) and free is ordered on it, so no event juggling is
-// needed and nothing calls cudaDeviceSynchronize. A batch is cut into sub-batches that
-// fit the device; their text goes through two pinned staging buffers: while the device
+// Streams and copies. The backend holds one stream of its device's context
+// (kernels/device/device_context.hpp) for its lifetime; every copy, kernel, allocation
+// (cudaMallocAsync) and free is ordered on it, so no event juggling is needed and nothing
+// calls cudaDeviceSynchronize. A batch is cut into sub-batches that fit the device; their
+// text goes through two pinned staging slots (buffers lent with the stream): while the device
 // sketches sub-batch i from slot i % 2, the host copies sub-batch i + 1 into the other
 // slot (that slot's previous upload finished at the synchronization that ended
 // sub-batch i - 1).
@@ -37,10 +38,11 @@
 
 #include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
-#include "host/minhash/compute_backend.hpp"
 #include "kernels/device/device_buffer.cuh"
+#include "kernels/device/device_context.hpp"
 #include "kernels/minhash/lsh.cuh"
 #include "kernels/minhash/minhash.cuh"
+#include "kernels/minhash/minhash_cuda.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -59,30 +61,13 @@ constexpr size_t pair_chunk = size_t(1) << 22;
 
 class CudaBackend final : public ComputeBackend {
  public:
-  explicit CudaBackend(const SketchSpec& spec) : spec_(spec), device_(spec.config.device) {
-    int count = 0;
-    const cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess || count == 0) {
-      cudaGetLastError();
-      throw usage_error(std::string("--backend cuda: no usable CUDA device (") +
-                        (err != cudaSuccess ? cudaGetErrorString(err) : "none found") +
-                        "); use --backend cpu or auto");
-    }
-    if (device_ < 0 || device_ >= count) {
-      throw usage_error("--device " + std::to_string(device_) + ": this machine has " + std::to_string(count) +
-                        " CUDA device(s), numbered 0.." + std::to_string(count - 1));
-    }
+  // device_context() checks the device (a usage_error naming --backend cuda or --device)
+  // and sets up its memory pool; the stream it lends makes the device current.
+  explicit CudaBackend(const SketchSpec& spec)
+      : spec_(spec), stream_(device_context(spec.config.device).stream()) {
     GD_EXPECTS(spec.config.minhash.num_perm <= 4096, "--num-perm must be at most 4096 on the CUDA backend");
-    GD_CUDA_TRY(cudaSetDevice(device_));
-    GD_CUDA_TRY(cudaStreamCreateWithFlags(&stream_.s, cudaStreamNonBlocking));
-    // Keep freed pool memory for reuse instead of returning it at every synchronization:
-    // every sub-batch and band allocates the same sizes again.
-    cudaMemPool_t pool = nullptr;
-    GD_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device_));
-    uint64_t threshold = UINT64_MAX;
-    GD_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
 
-    const cudaStream_t s = stream_.s;
+    const cudaStream_t s = stream_.get();
     const uint32_t P = spec.config.minhash.num_perm;
     d_perm_a_ = device_buffer<uint64_t>(P, s);
     d_perm_b_ = device_buffer<uint64_t>(P, s);
@@ -112,7 +97,7 @@ class CudaBackend final : public ComputeBackend {
 
   void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
               ShingleSets* sets) override {
-    GD_CUDA_TRY(cudaSetDevice(device_));
+    stream_.make_current();
     const size_t n = batch.size();
     if (n == 0) return;
     if (spec_.shingles.sample != SampleKind::none) {
@@ -150,7 +135,7 @@ class CudaBackend final : public ComputeBackend {
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                   const std::function<bool(uint32_t, uint32_t)>& skip,
                   std::vector<ScoredPair>& passed, uint64_t* candidates) override {
-    GD_CUDA_TRY(cudaSetDevice(device_));
+    stream_.make_current();
     const size_t old_size = passed.size();
     try {
       band_buckets buckets = buckets_on_device(corpus, band, rows);
@@ -168,7 +153,7 @@ class CudaBackend final : public ComputeBackend {
 
   void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
                        std::vector<std::pair<uint32_t, uint32_t>>& out) override {
-    GD_CUDA_TRY(cudaSetDevice(device_));
+    stream_.make_current();
     const size_t old_size = out.size();
     try {
       band_buckets buckets = buckets_on_device(corpus, band, rows);
@@ -198,15 +183,6 @@ class CudaBackend final : public ComputeBackend {
     device_buffer<uint2> items;
     device_sketch_result result;
   };
-  struct StreamHolder {
-    cudaStream_t s = nullptr;
-    ~StreamHolder() {
-      if (s) {
-        cudaStreamSynchronize(s);
-        cudaStreamDestroy(s);
-      }
-    }
-  };
 
   /// Consecutive documents whose planned device memory stays within the budget (a
   /// document above the budget alone; splitting on allocation failure handles the rest).
@@ -234,29 +210,29 @@ class CudaBackend final : public ComputeBackend {
     const size_t docs = r.d1 - r.d0;
     const uint64_t base = batch.offsets[r.d0];
     const size_t bytes = batch.offsets[r.d1] - base;
-    st.text.reserve(bytes > 0 ? bytes : 1);
-    if (bytes > 0) std::memcpy(st.text.data(), batch.bytes.data() + base, bytes);
-    st.offsets.reserve(docs + 1);
-    for (size_t i = 0; i <= docs; ++i) st.offsets.data()[i] = batch.offsets[r.d0 + i] - base;
-    make_minhash_items(st.offsets.data(), docs, st.item_list);
-    st.items.reserve(st.item_list.size());
-    std::memcpy(st.items.data(), st.item_list.data(), st.item_list.size() * sizeof(uint2));
+    st.text = stream_.staging<uint8_t>(staging_buffer(slot, text_buffer), bytes > 0 ? bytes : 1);
+    if (bytes > 0) std::memcpy(st.text, batch.bytes.data() + base, bytes);
+    st.offsets = stream_.staging<uint64_t>(staging_buffer(slot, offsets_buffer), docs + 1);
+    for (size_t i = 0; i <= docs; ++i) st.offsets[i] = batch.offsets[r.d0 + i] - base;
+    make_minhash_items(st.offsets, docs, st.item_list);
+    st.items = stream_.staging<uint2>(staging_buffer(slot, items_buffer), st.item_list.size());
+    std::memcpy(st.items, st.item_list.data(), st.item_list.size() * sizeof(uint2));
     st.bytes = bytes;
   }
 
   /// Uploads slot `slot` and queues its sketch. @throws device_out_of_memory.
   void enqueue(Range r, int slot, bool want_sets, InFlight& f) {
     Staging& st = staging_[slot];
-    const cudaStream_t s = stream_.s;
+    const cudaStream_t s = stream_.get();
     const size_t docs = r.d1 - r.d0;
     f.range = r;
     f.text = device_buffer<uint8_t>(st.bytes, s);
     f.offsets = device_buffer<uint64_t>(docs + 1, s);
     f.items = device_buffer<uint2>(st.item_list.size(), s);
-    if (st.bytes > 0) GD_CUDA_TRY(cudaMemcpyAsync(f.text.data(), st.text.data(), st.bytes, cudaMemcpyHostToDevice, s));
-    GD_CUDA_TRY(cudaMemcpyAsync(f.offsets.data(), st.offsets.data(), (docs + 1) * sizeof(uint64_t),
+    if (st.bytes > 0) GD_CUDA_TRY(cudaMemcpyAsync(f.text.data(), st.text, st.bytes, cudaMemcpyHostToDevice, s));
+    GD_CUDA_TRY(cudaMemcpyAsync(f.offsets.data(), st.offsets, (docs + 1) * sizeof(uint64_t),
                                 cudaMemcpyHostToDevice, s));
-    GD_CUDA_TRY(cudaMemcpyAsync(f.items.data(), st.items.data(), st.item_list.size() * sizeof(uint2),
+    GD_CUDA_TRY(cudaMemcpyAsync(f.items.data(), st.items, st.item_list.size() * sizeof(uint2),
                                 cudaMemcpyHostToDevice, s));
     device_text_batch b;
     b.text = f.text.data();
@@ -270,7 +246,7 @@ class CudaBackend final : public ComputeBackend {
 
   /// Copies a queued sub-batch's results to the caller's arrays (waits for the stream).
   void collect(InFlight& f, const Output& out) {
-    const cudaStream_t s = stream_.s;
+    const cudaStream_t s = stream_.get();
     const size_t docs = f.range.d1 - f.range.d0;
     const size_t P = spec_.config.minhash.num_perm;
     GD_CUDA_TRY(cudaMemcpyAsync(out.signatures + f.range.d0 * P, f.result.signatures.data(),
@@ -301,7 +277,7 @@ class CudaBackend final : public ComputeBackend {
   /// Sketches a range synchronously, halving it while the device runs out of memory;
   /// one document that still does not fit goes to the CPU backend.
   void sketch_split(const DocumentBatch& batch, Range r, int slot, const Output& out) {
-    GD_CUDA_TRY(cudaStreamSynchronize(stream_.s));  // nothing still reads the slot
+    GD_CUDA_TRY(cudaStreamSynchronize(stream_.get()));  // nothing still reads the slot
     if (r.d1 - r.d0 == 1) {
       InFlight f;
       stage(batch, r, slot);
@@ -338,7 +314,7 @@ class CudaBackend final : public ComputeBackend {
   band_buckets buckets_on_device(const CorpusView& corpus, uint32_t band, uint32_t rows) {
     if (!ensure_corpus(corpus)) throw device_out_of_memory("corpus does not fit");
     band_buckets buckets;
-    make_band_buckets_cuda(device_view(), band, rows, buckets, stream_.s);
+    make_band_buckets_cuda(device_view(), band, rows, buckets, stream_.get());
     return buckets;
   }
 
@@ -350,7 +326,7 @@ class CudaBackend final : public ComputeBackend {
       return true;
     }
     cache_ = CorpusCache{};
-    const cudaStream_t s = stream_.s;
+    const cudaStream_t s = stream_.get();
     try {
       std::vector<uint32_t> nonempty;
       nonempty.reserve(n);
@@ -399,7 +375,7 @@ class CudaBackend final : public ComputeBackend {
   /// Calls f(host pairs) for each chunk of the band's candidates, in candidate order.
   template <class F>
   void for_each_candidate_chunk(const band_buckets& buckets, F&& f) {
-    const cudaStream_t s = stream_.s;
+    const cudaStream_t s = stream_.get();
     std::vector<uint2> host;
     for (uint64_t first = 0; first < buckets.pairs; first += pair_chunk) {
       const size_t count = size_t(std::min<uint64_t>(pair_chunk, buckets.pairs - first));
@@ -413,7 +389,7 @@ class CudaBackend final : public ComputeBackend {
   }
 
   void verify_on_device(const band_buckets& buckets, std::vector<ScoredPair>& passed) {
-    const cudaStream_t s = stream_.s;
+    const cudaStream_t s = stream_.get();
     estimate_params ep;
     ep.containment = spec_.config.similarity == Similarity::containment;
     ep.accept_all = spec_.config.verify == VerifyMode::none;
@@ -445,13 +421,16 @@ class CudaBackend final : public ComputeBackend {
     });
   }
 
+  /// A staging slot: three of the stream's pinned buffers (staging_buffer()) and the items.
   struct Staging {
-    pinned_buffer<uint8_t> text;
-    pinned_buffer<uint64_t> offsets;
-    pinned_buffer<uint2> items;
+    uint8_t* text = nullptr;
+    uint64_t* offsets = nullptr;
+    uint2* items = nullptr;
     std::vector<uint2> item_list;
     size_t bytes = 0;
   };
+  enum StagingBuffer : size_t { text_buffer, offsets_buffer, items_buffer, buffers_per_slot };
+  static size_t staging_buffer(int slot, StagingBuffer b) { return size_t(slot) * buffers_per_slot + b; }
   struct CorpusCache {
     const Signatures* key = nullptr;
     const std::vector<uint32_t>* sizes_key = nullptr;
@@ -465,8 +444,7 @@ class CudaBackend final : public ComputeBackend {
   };
 
   SketchSpec spec_;
-  int device_ = 0;
-  StreamHolder stream_;  // declared before every device buffer: destroyed after them
+  DeviceStream stream_;  // declared before every device buffer: destroyed after them
   device_buffer<uint64_t> d_perm_a_;
   device_buffer<uint64_t> d_perm_b_;
   device_buffer<uint64_t> d_stop_;
@@ -480,10 +458,6 @@ class CudaBackend final : public ComputeBackend {
 }  // namespace
 
 std::unique_ptr<ComputeBackend> make_cuda_backend(const SketchSpec& spec) {
-  const CudaStatus status = cuda_status();
-  if (status.devices.empty()) {
-    throw usage_error("--backend cuda: " + status.reason + "; use --backend cpu or auto");
-  }
   return std::make_unique<CudaBackend>(spec);
 }
 

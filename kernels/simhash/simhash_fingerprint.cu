@@ -8,8 +8,9 @@
 
 #include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/simhash.hpp"
-#include "host/simhash/simhash_detail.hpp"
-#include "kernels/device/device_helpers.cuh"
+#include "kernels/device/device_buffer.cuh"
+#include "kernels/device/device_context.hpp"
+#include "kernels/simhash/simhash_cuda.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -52,23 +53,22 @@ __global__ void fingerprint_kernel(const uint8_t* norm, const uint64_t* offsets,
 
 void simhash_fingerprints_cuda(const SimHashSpec& spec, const DocumentBatch& batch, uint64_t* fps,
                                uint32_t* feature_counts, int device) {
-  using namespace simhash_cuda;
   const size_t n = batch.size();
   if (n == 0) return;
-  scoped_stream stream(device);
+  const DeviceStream stream = device_context(device).stream();  // for this call
   const cudaStream_t s = stream.get();
   const std::vector<uint8_t> host_bytes(batch.bytes.begin(), batch.bytes.end());
   auto d_bytes = to_device(host_bytes, s);
   auto d_offsets = to_device(batch.offsets, s);
-  buffer<uint8_t> d_norm(std::max<size_t>(host_bytes.size(), 1), s);
-  buffer<uint64_t> d_norm_len(n, s);
+  device_buffer<uint8_t> d_norm(std::max<size_t>(host_bytes.size(), 1), s);
+  device_buffer<uint64_t> d_norm_len(n, s);
   auto d_stop = to_device(spec.shingles.stop_word_hashes, s);
   auto d_idf_hashes = to_device(spec.idf_hashes, s);
   auto d_idf_values = to_device(spec.idf_values, s);
   auto d_idf_buckets = to_device(spec.idf_buckets, s);
   auto d_len = to_device(spec.len_values, s);
-  buffer<uint64_t> d_fps(n, s);
-  buffer<uint32_t> d_counts(n, s);
+  device_buffer<uint64_t> d_fps(n, s);
+  device_buffer<uint32_t> d_counts(n, s);
 
   word_shingle_params wp = spec.shingles.word_params();
   wp.stop_words = d_stop.data();

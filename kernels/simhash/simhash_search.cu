@@ -9,8 +9,9 @@
 #include <algorithm>
 
 #include "gpudedup/detail/simhash.hpp"
-#include "host/simhash/simhash_detail.hpp"
-#include "kernels/device/device_helpers.cuh"
+#include "kernels/device/device_buffer.cuh"
+#include "kernels/device/device_context.hpp"
+#include "kernels/simhash/simhash_cuda.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -74,17 +75,16 @@ __global__ void run_pairs_kernel(const uint64_t* values, const uint32_t* idx, co
 
 std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>& values, const HammingPlan& plan,
                                               int device, int threads) {
-  using namespace simhash_cuda;
   std::vector<HammingPair> result;
   const size_t n = values.size();
   if (n < 2) return result;
-  scoped_stream stream(device);
+  const DeviceStream stream = device_context(device).stream();  // for this call
   const cudaStream_t s = stream.get();
   auto d_values = to_device(values, s);
   auto d_masks = to_device(plan.table_masks, s);
-  buffer<uint64_t> d_keys(n, s), d_keys_sorted(n, s), d_unique(n, s);
-  buffer<uint32_t> d_idx(n, s), d_idx_sorted(n, s), d_run_len(n, s), d_run_start(n, s), d_num_runs(1, s);
-  buffer<unsigned long long> d_counts(n, s), d_offsets(n, s);
+  device_buffer<uint64_t> d_keys(n, s), d_keys_sorted(n, s), d_unique(n, s);
+  device_buffer<uint32_t> d_idx(n, s), d_idx_sorted(n, s), d_run_len(n, s), d_run_start(n, s), d_num_runs(1, s);
+  device_buffer<unsigned long long> d_counts(n, s), d_offsets(n, s);
   const unsigned blocks = unsigned((n + threads_per_block - 1) / threads_per_block);
   const unsigned run_blocks = unsigned((n + warps_per_block - 1) / warps_per_block);
 
@@ -100,7 +100,7 @@ std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>& value
     GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(nullptr, rle_bytes, d_keys_sorted.data(), d_unique.data(),
                                                    d_run_len.data(), d_num_runs.data(), n, s));
     GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, d_run_len.data(), d_run_start.data(), n, s));
-    buffer<uint8_t> temp(std::max({temp_bytes, rle_bytes, scan_bytes, size_t(1)}), s);
+    device_buffer<uint8_t> temp(std::max({temp_bytes, rle_bytes, scan_bytes, size_t(1)}), s);
     GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, d_keys.data(), d_keys_sorted.data(),
                                                 d_idx.data(), d_idx_sorted.data(), n, begin_bit, end_bit, s));
     GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(temp.data(), rle_bytes, d_keys_sorted.data(), d_unique.data(),
@@ -121,14 +121,14 @@ std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>& value
     GD_CUDA_CHECK_LAUNCH();
     size_t scan2_bytes = 0;
     GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, scan2_bytes, d_counts.data(), d_offsets.data(), num_runs, s));
-    buffer<uint8_t> temp2(std::max<size_t>(scan2_bytes, 1), s);
+    device_buffer<uint8_t> temp2(std::max<size_t>(scan2_bytes, 1), s);
     GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp2.data(), scan2_bytes, d_counts.data(), d_offsets.data(), num_runs, s));
     unsigned long long last_count = 0, last_offset = 0;
     GD_CUDA_TRY(cudaMemcpyAsync(&last_count, d_counts.data() + num_runs - 1, sizeof(last_count), cudaMemcpyDeviceToHost, s));
     GD_CUDA_TRY(cudaMemcpyAsync(&last_offset, d_offsets.data() + num_runs - 1, sizeof(last_offset), cudaMemcpyDeviceToHost, s));
     GD_CUDA_TRY(cudaStreamSynchronize(s));
     const size_t total = size_t(last_count + last_offset);
-    buffer<Pair> d_pairs(std::max<size_t>(total, 1), s);
+    device_buffer<Pair> d_pairs(std::max<size_t>(total, 1), s);
     run_pairs_kernel<<<run_blocks, threads_per_block, 0, s>>>(d_values.data(), d_idx_sorted.data(), d_run_start.data(),
                                                               d_run_len.data(), d_num_runs.data(), split32, plan.k,
                                                               d_masks.data(), uint32_t(t), nullptr, d_offsets.data(),

@@ -4,10 +4,10 @@
 #include "gpudedup/device.hpp"
 #include "gpudedup/minhash.hpp"
 #include "gpudedup/index.hpp"
-#include "host/index/bucket_probe.hpp"
 #include "host/index/durable_file.hpp"
 #include "host/index/manifest.hpp"
 #include "host/index/segment_reader.hpp"
+#include "kernels/index/index_cuda.hpp"
 #include "support/index_test_support.hpp"
 
 using namespace gpudedup;

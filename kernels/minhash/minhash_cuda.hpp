@@ -1,0 +1,65 @@
+#pragma once
+// What host/minhash and the CUDA backend (kernels/minhash/cuda_backend.cu) share: the spec,
+// the corpus view and the ComputeBackend interface both backends implement, and the two
+// host functions the CUDA backend uses (the CPU backend, for what does not fit the device,
+// and pair_similarity, for exact verification). Plain C++, no host internals: the CUDA
+// backend includes it, and so does host/minhash/compute_backend.hpp.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "gpudedup/config.hpp"
+#include "gpudedup/detail/shingle_spec.hpp"
+#include "gpudedup/document_batch.hpp"
+#include "gpudedup/minhash.hpp"
+
+namespace gpudedup::detail {
+
+/// What both backends need to know to sketch and verify.
+struct SketchSpec {
+  Config config;
+  ShingleSpec shingles;
+  std::vector<uint64_t> perm_a;  ///< odd multipliers, P entries
+  std::vector<uint64_t> perm_b;  ///< offsets, P entries
+};
+
+/// The corpus as the engine holds it: signatures, set sizes, optional shingle sets.
+struct CorpusView {
+  const Signatures* signatures = nullptr;
+  const std::vector<uint32_t>* set_sizes = nullptr;  ///< 0 = empty document
+  const ShingleSets* sets = nullptr;                 ///< present for --verify exact
+};
+
+class ComputeBackend {
+ public:
+  virtual ~ComputeBackend() = default;
+
+  /// Signatures (batch.size() * P values, row-major), each document's number of
+  /// distinct shingles, and, when `sets` is not null, its sorted shingle-hash set
+  /// (appended to *sets).
+  virtual void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
+                      ShingleSets* sets) = 0;
+
+  /// The pairs of band `band` that pass verification, in candidate order (buckets by
+  /// band key, then detail/buckets.hpp's order within a bucket). `skip(a, b)` may be
+  /// consulted to leave out pairs whose outcome no longer matters (already clustered);
+  /// a backend may ignore it and verify everything. Adds the number of candidate
+  /// pairs (skipped or not) to *candidates.
+  virtual void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
+                          const std::function<bool(uint32_t, uint32_t)>& skip,
+                          std::vector<ScoredPair>& passed, uint64_t* candidates) = 0;
+
+  /// All candidate pairs of band `band` in candidate order (for inspection and tests).
+  virtual void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
+                               std::vector<std::pair<uint32_t, uint32_t>>& out) = 0;
+};
+
+std::unique_ptr<ComputeBackend> make_cpu_backend(const SketchSpec& spec);
+/// @throws usage_error when the build has no CUDA backend or no device can be used.
+std::unique_ptr<ComputeBackend> make_cuda_backend(const SketchSpec& spec);
+
+/// Similarity of documents a and b under the config (estimate/exact, jaccard/containment).
+double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_t a, uint32_t b);
+
+}  // namespace gpudedup::detail

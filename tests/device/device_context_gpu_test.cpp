@@ -1,0 +1,74 @@
+// The device context (kernels/device/device_context.hpp): one per device, made once, and
+// streams lent to one user at a time (skipped without a device or a CUDA build).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "gpudedup/device.hpp"
+#include "gpudedup/errors.hpp"
+
+#ifdef GPUDEDUP_HAVE_CUDA
+#include "kernels/device/device_context.hpp"
+#endif
+
+using namespace gpudedup;
+
+namespace {
+
+#ifdef GPUDEDUP_HAVE_CUDA
+
+bool no_gpu() { return cuda_status().devices.empty(); }
+
+TEST(DeviceContextGpu, OnePerDeviceFromEveryThread) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  detail::DeviceContext* first = &detail::device_context(0);
+  EXPECT_EQ(first->ordinal(), 0);
+  std::vector<detail::DeviceContext*> seen(8, nullptr);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < seen.size(); ++i) threads.emplace_back([&seen, i] { seen[i] = &detail::device_context(0); });
+  for (auto& t : threads) t.join();
+  for (auto* c : seen) EXPECT_EQ(c, first);
+}
+
+TEST(DeviceContextGpu, RejectsAnOrdinalThatDoesNotExist) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  EXPECT_THROW(detail::device_context(int(cuda_status().devices.size()) + 3), usage_error);
+  EXPECT_THROW(detail::device_context(-1), usage_error);
+}
+
+TEST(DeviceContextGpu, StreamsAreLentToOneUserAtATime) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  detail::DeviceContext& c = detail::device_context(0);
+  detail::DeviceStream a = c.stream();
+  detail::DeviceStream b = c.stream();
+  EXPECT_NE(a.get(), b.get());
+  EXPECT_EQ(a.device(), 0);
+  const auto given_back = b.get();
+  b.reset();
+  detail::DeviceStream again = c.stream();  // a stream given back is lent again, not remade
+  EXPECT_EQ(again.get(), given_back);
+  detail::DeviceStream moved = std::move(a);
+  EXPECT_NE(moved.get(), again.get());
+}
+
+TEST(DeviceContextGpu, StagingIsPinnedHostMemoryPerSlot) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  detail::DeviceStream s = detail::device_context(0).stream();
+  uint64_t* x = s.staging<uint64_t>(0, 1000);
+  uint8_t* y = s.staging<uint8_t>(1, 10);
+  ASSERT_NE(x, nullptr);
+  ASSERT_NE(y, nullptr);
+  for (int i = 0; i < 1000; ++i) x[i] = uint64_t(i);
+  EXPECT_EQ(s.staging<uint64_t>(0, 500), x);  // no smaller: the same buffer, contents kept
+  EXPECT_EQ(x[999], 999u);
+}
+
+#else
+
+TEST(DeviceContextGpu, NeedsTheCudaBackend) { GTEST_SKIP() << cuda_status().reason; }
+
+#endif
+
+}  // namespace
