@@ -278,28 +278,19 @@ class CudaBackend final : public ComputeBackend {
   /// one document that still does not fit goes to the CPU backend.
   void sketch_split(const DocumentBatch& batch, Range r, int slot, const Output& out) {
     GD_CUDA_TRY(cudaStreamSynchronize(stream_.get()));  // nothing still reads the slot
-    if (r.d1 - r.d0 == 1) {
-      InFlight f;
-      stage(batch, r, slot);
-      try {
-        enqueue(r, slot, out.sets != nullptr, f);
-      } catch (const device_out_of_memory&) {
-        f = InFlight{};
-        DocumentBatch one;
-        one.add(batch.text(r.d0));
-        const size_t P = spec_.config.minhash.num_perm;
-        cpu_->sketch(one, out.signatures + r.d0 * P, out.set_sizes + r.d0, out.sets);
-        return;
-      }
-      collect(f, out);
-      return;
-    }
     InFlight f;
     stage(batch, r, slot);
     try {
       enqueue(r, slot, out.sets != nullptr, f);
     } catch (const device_out_of_memory&) {
       f = InFlight{};
+      if (r.d1 - r.d0 == 1) {  // one document that does not fit: the CPU backend
+        DocumentBatch one;
+        one.add(batch.text(r.d0));
+        const size_t P = spec_.config.minhash.num_perm;
+        cpu_->sketch(one, out.signatures + r.d0 * P, out.set_sizes + r.d0, out.sets);
+        return;
+      }
       const size_t mid = r.d0 + (r.d1 - r.d0) / 2;
       sketch_split(batch, {r.d0, mid}, slot, out);
       sketch_split(batch, {mid, r.d1}, slot, out);
@@ -308,7 +299,6 @@ class CudaBackend final : public ComputeBackend {
     collect(f, out);
   }
 
-  /// Uploads the corpus unless the cache holds it. @return false when it does not fit.
   // Band `band`'s buckets on the device. @throws device_out_of_memory (the caller falls
   // back to the CPU) when the corpus or the buckets do not fit.
   band_buckets buckets_on_device(const CorpusView& corpus, uint32_t band, uint32_t rows) {
@@ -318,6 +308,7 @@ class CudaBackend final : public ComputeBackend {
     return buckets;
   }
 
+  /// Uploads the corpus unless the cache holds it. @return false when it does not fit.
   bool ensure_corpus(const CorpusView& corpus) {
     const Signatures& sigs = *corpus.signatures;
     const size_t n = sigs.size();
