@@ -42,7 +42,7 @@ double bloom_lsh_probability(uint32_t distance, uint32_t m, uint32_t bits, uint3
 
 std::vector<BloomPair> bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, double t, uint32_t bits,
                                        uint32_t tables, uint64_t seed, int threads, uint64_t* candidates) {
-  GD_EXPECTS(bits >= 1 && bits <= 64, "--bloom-lsh-bits must be in 1..64, got " + std::to_string(bits));
+  GD_EXPECTS(bits >= 1 && bits <= 64, "`bloom.lsh_bits` must be in 1..64, got " + std::to_string(bits));
   const uint32_t mbits = f.words * 64;
   std::vector<uint32_t> docs;
   for (uint32_t d = 0; d < f.size(); ++d)

@@ -6,6 +6,7 @@
 #include "gpudedup/method.hpp"
 #include "gpudedup/pipeline.hpp"
 #include "host/cli/command.hpp"
+#include "host/cli/flag_names.hpp"
 #include "host/cli/method_options.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_line.hpp"
@@ -99,7 +100,7 @@ void print_summary(const DedupSummary& s) {
                "write %.2f): %.0f docs/s, %.1f MB/s\n",
                to_string(s.backend), s.seconds_total, s.seconds_read, r.seconds.sketch, r.seconds.candidates,
                r.seconds.cluster, s.seconds_write, double(s.input.documents) / t, double(s.input.bytes) / t / 1e6);
-  for (const auto& line : s.input.reports) std::fprintf(stderr, "gpudedup: skipped %s\n", line.c_str());
+  for (const auto& line : s.input.reports) std::fprintf(stderr, "gpudedup: skipped %s\n", with_flags(line).c_str());
   if (s.input.skipped > s.input.reports.size()) {
     std::fprintf(stderr, "gpudedup: ... and %llu more skipped records\n",
                  (unsigned long long)(s.input.skipped - s.input.reports.size()));

@@ -9,6 +9,7 @@
 #include "gpudedup/index.hpp"
 #include "gpudedup/io.hpp"
 #include "host/cli/command.hpp"
+#include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
 #include "host/io/result_writers.hpp"
 
@@ -236,7 +237,7 @@ int run_add_or_query(int argc, char** argv, bool add) {
                    add ? "add" : "query", (unsigned long long)documents, (unsigned long long)fresh,
                    (unsigned long long)duplicates, (unsigned long long)in.skipped);
     }
-    for (const auto& line : in.reports) std::fprintf(stderr, "gpudedup index: skipped %s\n", line.c_str());
+    for (const auto& line : in.reports) std::fprintf(stderr, "gpudedup index: skipped %s\n", with_flags(line).c_str());
     std::fprintf(stderr, "gpudedup index: %s holds %llu documents in %llu segments\n", idx.path().c_str(),
                  (unsigned long long)st.documents, (unsigned long long)st.segments);
     if (!st.merge_error.empty()) {

@@ -8,6 +8,7 @@
 #include "gpudedup/simhash.hpp"
 #include "gpudedup/sketch_file.hpp"
 #include "host/cli/command.hpp"
+#include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/simhash_options.hpp"
 #include "host/io/result_writers.hpp"
@@ -117,7 +118,7 @@ int run_sketch(int argc, char** argv) {
   if (!r.count("quiet")) {
     std::cerr << "gpudedup sketch: " << stats.documents << " " << method << " sketches, " << stats.skipped
               << " records skipped\n";
-    for (const auto& line : stats.reports) std::cerr << "gpudedup sketch: skipped " << line << "\n";
+    for (const auto& line : stats.reports) std::cerr << "gpudedup sketch: skipped " << with_flags(line) << "\n";
   }
   return 0;
 }

@@ -5,6 +5,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "host/cli/command.hpp"
+#include "host/cli/flag_names.hpp"
 
 namespace {
 
@@ -38,10 +39,10 @@ int main(int argc, char** argv) {
     try {
       return c.run(argc - 1, argv + 1);
     } catch (const gpudedup::usage_error& e) {
-      std::cerr << "gpudedup " << c.name << ": " << e.what() << "\n";
+      std::cerr << "gpudedup " << c.name << ": " << gpudedup::cli::with_flags(e.what()) << "\n";
       return 2;
     } catch (const std::exception& e) {
-      std::cerr << "gpudedup " << c.name << ": error: " << e.what() << "\n";
+      std::cerr << "gpudedup " << c.name << ": error: " << gpudedup::cli::with_flags(e.what()) << "\n";
       return 1;
     }
   }

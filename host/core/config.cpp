@@ -11,24 +11,24 @@ namespace gpudedup {
 
 void Config::validate() const {
   GD_EXPECTS(std::isfinite(threshold) && threshold > 0 && threshold <= 1,
-             "--threshold must be in (0, 1], got " + std::to_string(threshold));
+             "`threshold` must be in (0, 1], got " + std::to_string(threshold));
   GD_EXPECTS(shingle.ngram >= 1 && shingle.ngram <= detail::max_ngram,
-             "--ngram must be in 1.." + std::to_string(detail::max_ngram) + ", got " +
+             "`shingle.ngram` must be in 1.." + std::to_string(detail::max_ngram) + ", got " +
                  std::to_string(shingle.ngram));
   GD_EXPECTS(minhash.num_perm >= 1 && minhash.num_perm <= 4096,
-             "--num-perm must be in 1..4096, got " + std::to_string(minhash.num_perm));
-  GD_EXPECTS(threads >= 0, "--threads must be >= 0 (0 = all cores), got " + std::to_string(threads));
-  GD_EXPECTS(device >= 0, "--device must be >= 0, got " + std::to_string(device));
+             "`minhash.num_perm` must be in 1..4096, got " + std::to_string(minhash.num_perm));
+  GD_EXPECTS(threads >= 0, "`threads` must be >= 0 (0 = all cores), got " + std::to_string(threads));
+  GD_EXPECTS(device >= 0, "`device` must be >= 0, got " + std::to_string(device));
   if (sampling.kind == SampleKind::minwise || sampling.kind == SampleKind::mins) {
     GD_EXPECTS(sampling.size >= 1 && sampling.size <= (1u << 24),
-               "--sample-size must be in 1..16777216, got " + std::to_string(sampling.size));
+               "`sampling.size` must be in 1..16777216, got " + std::to_string(sampling.size));
   }
   if (sampling.kind == SampleKind::modm) {
-    GD_EXPECTS(sampling.mod >= 1, "--sample-mod must be >= 1, got " + std::to_string(sampling.mod));
+    GD_EXPECTS(sampling.mod >= 1, "`sampling.mod` must be >= 1, got " + std::to_string(sampling.mod));
   }
   if (shingle.kind == ShingleKind::chars) {
     GD_EXPECTS(!shingle.remove_stop_words && !shingle.stop_word_anchored,
-               "--stopwords and --stopword-anchored need --shingle word");
+               "`shingle.stop_words` and `shingle.stop_word_anchored` need `shingle.kind` word");
   }
   const MethodEntry& entry = find_method(method);
   if (entry.validate) entry.validate(*this);
@@ -36,11 +36,11 @@ void Config::validate() const {
 
 void LshConfig::validate(uint32_t num_perm) const {
   GD_EXPECTS((bands == 0) == (rows == 0),
-             "--bands and --rows go together: give both, or neither for the automatic choice");
+             "`lsh.bands` and `lsh.rows` go together: give both, or neither for the automatic choice");
   if (bands != 0) {
     GD_EXPECTS(uint64_t(bands) * rows <= num_perm,
-               "--bands x --rows (" + std::to_string(uint64_t(bands) * rows) +
-                   ") must not exceed --num-perm (" + std::to_string(num_perm) + ")");
+               "`lsh.bands` x `lsh.rows` (" + std::to_string(uint64_t(bands) * rows) +
+                   ") must not exceed `minhash.num_perm` (" + std::to_string(num_perm) + ")");
   }
   GD_EXPECTS(false_positive_weight >= 0 && false_negative_weight >= 0 &&
                  false_positive_weight + false_negative_weight > 0,
@@ -49,11 +49,11 @@ void LshConfig::validate(uint32_t num_perm) const {
 
 void BloomConfig::validate() const {
   GD_EXPECTS(bits >= 64 && bits <= 65536 && bits % 64 == 0,
-             "--bloom-bits must be a multiple of 64 in 64..65536, got " + std::to_string(bits));
-  GD_EXPECTS(hashes >= 1 && hashes <= 32, "--bloom-hashes must be in 1..32, got " + std::to_string(hashes));
-  GD_EXPECTS(lsh_bits >= 1 && lsh_bits <= 64, "--bloom-lsh-bits must be in 1..64, got " + std::to_string(lsh_bits));
+             "`bloom.bits` must be a multiple of 64 in 64..65536, got " + std::to_string(bits));
+  GD_EXPECTS(hashes >= 1 && hashes <= 32, "`bloom.hashes` must be in 1..32, got " + std::to_string(hashes));
+  GD_EXPECTS(lsh_bits >= 1 && lsh_bits <= 64, "`bloom.lsh_bits` must be in 1..64, got " + std::to_string(lsh_bits));
   GD_EXPECTS(lsh_tables >= 1 && lsh_tables <= 1024,
-             "--bloom-lsh-tables must be in 1..1024, got " + std::to_string(lsh_tables));
+             "`bloom.lsh_tables` must be in 1..1024, got " + std::to_string(lsh_tables));
 }
 
 }  // namespace gpudedup

@@ -23,7 +23,7 @@ namespace {
 
 /// What every CUDA entry point does in this build: resolve_backend()'s usage_error.
 [[noreturn]] void no_cuda() {
-  throw usage_error("--backend cuda: " + cuda_status().reason + "; use --backend cpu or auto");
+  throw usage_error("`backend` cuda: " + cuda_status().reason + "; use `backend` cpu or auto");
 }
 
 }  // namespace

@@ -97,8 +97,8 @@ MethodEntry exact_method() {
     // The set-similarity join filters on the similarity of the sets it is given; the
     // Jaccard of two bottom-s samples is not Broder's estimator (docs/sketches.md).
     GD_EXPECTS(c.sampling.kind != SampleKind::minwise && c.sampling.kind != SampleKind::mins,
-               std::string("--sample ") + to_string(c.sampling.kind) +
-                   " does not combine with --method exact; use --sample modm, or --method minhash --verify exact");
+               std::string("`sampling.kind` ") + to_string(c.sampling.kind) +
+                   " does not combine with `method` exact; use `sampling.kind` modm, or `method` minhash `verify` exact");
   };
   e.make = [](const Config& c) { return std::make_unique<ExactJoinMethod>(c); };
   return e;

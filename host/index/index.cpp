@@ -302,11 +302,11 @@ Index& Index::operator=(Index&&) noexcept = default;
 
 Index Index::create(const std::string& dir, const Config& config) {
   config.validate();
-  GD_EXPECTS(config.method == "minhash", "an index uses --method minhash, got " + config.method);
+  GD_EXPECTS(config.method == "minhash", "an index uses `method` minhash, got " + config.method);
   GD_EXPECTS(config.sampling.kind == SampleKind::none,
-             "an index keeps MinHash signatures of whole shingle sets: --sample is not supported");
+             "an index keeps MinHash signatures of whole shingle sets: `sampling.kind` is not supported");
   GD_EXPECTS(config.verify == VerifyMode::estimate,
-             "an index verifies by estimated similarity (--verify estimate): it keeps signatures, not shingle sets");
+             "an index verifies by estimated similarity (`verify` estimate): it keeps signatures, not shingle sets");
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
     throw data_error("cannot create index folder " + dir + ": " + std::strerror(errno));
   }

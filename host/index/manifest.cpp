@@ -167,15 +167,15 @@ std::string describe_param_mismatch(const IndexParams& s, const IndexParams& g) 
   auto check = [&](bool differ, const char* option, const std::string& stored, const std::string& given) {
     if (differ) out << option << ": the index has " << stored << ", you gave " << given << "\n";
   };
-  check(s.num_perm != g.num_perm, "--num-perm", std::to_string(s.num_perm), std::to_string(g.num_perm));
-  check(s.seed != g.seed, "--seed", std::to_string(s.seed), std::to_string(g.seed));
-  check(s.shingle != g.shingle, "--shingle", to_string(s.shingle), to_string(g.shingle));
-  check(s.ngram != g.ngram, "--ngram", std::to_string(s.ngram), std::to_string(g.ngram));
+  check(s.num_perm != g.num_perm, "`minhash.num_perm`", std::to_string(s.num_perm), std::to_string(g.num_perm));
+  check(s.seed != g.seed, "`seed`", std::to_string(s.seed), std::to_string(g.seed));
+  check(s.shingle != g.shingle, "`shingle.kind`", to_string(s.shingle), to_string(g.shingle));
+  check(s.ngram != g.ngram, "`shingle.ngram`", std::to_string(s.ngram), std::to_string(g.ngram));
   check(s.remove_stop_words != g.remove_stop_words || s.stop_word_anchored != g.stop_word_anchored ||
             s.stop_words_hash != g.stop_words_hash,
-        "--stopwords/--stopword-anchored", "stop words " + hex64(s.stop_words_hash),
+        "`shingle.stop_words`/`shingle.stop_word_anchored`", "stop words " + hex64(s.stop_words_hash),
         "stop words " + hex64(g.stop_words_hash));
-  check(s.bands != g.bands || s.rows != g.rows, "--bands/--rows",
+  check(s.bands != g.bands || s.rows != g.rows, "`lsh.bands`/`lsh.rows`",
         std::to_string(s.bands) + "x" + std::to_string(s.rows), std::to_string(g.bands) + "x" + std::to_string(g.rows));
   return out.str();
 }

@@ -26,12 +26,12 @@ bool ends_with_ci(const std::string& s, const std::string& suffix) {
 
 const char* format_option(InputFormat f) {
   switch (f) {
-    case InputFormat::jsonl: return "--input-format jsonl";
-    case InputFormat::text: return "--input-format text";
-    case InputFormat::directory: return "--input-format dir";
+    case InputFormat::jsonl: return "`input.format` jsonl";
+    case InputFormat::text: return "`input.format` text";
+    case InputFormat::directory: return "`input.format` dir";
     case InputFormat::automatic: break;
   }
-  return "--input-format auto";
+  return "`input.format` auto";
 }
 
 }  // namespace
@@ -58,7 +58,7 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
       if (stdin_seen) throw usage_error("- (stdin) is given twice; stdin can be read only once");
       stdin_seen = true;
       if (options.format == InputFormat::directory)
-        throw usage_error("- (stdin) cannot be read with --input-format dir; use --input-format jsonl or text");
+        throw usage_error("- (stdin) cannot be read with `input.format` dir; use `input.format` jsonl or text");
       in.name = "<stdin>";
       in.format = options.format == InputFormat::automatic ? InputFormat::text : options.format;
       in.spool = std::make_unique<Spool>(in.name);
@@ -72,7 +72,7 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
     if (S_ISDIR(st.st_mode)) {
       if (options.format != InputFormat::automatic && options.format != InputFormat::directory)
         throw data_error(path + ": is a folder but " + format_option(options.format) +
-                         " was given; name the files inside it, or use --input-format dir (or auto)");
+                         " was given; name the files inside it, or use `input.format` dir (or auto)");
       if (::access(path.c_str(), R_OK | X_OK) != 0)
         throw data_error(path + ": cannot list the folder: " + std::strerror(errno) + "; check its permissions");
       in.format = InputFormat::directory;
@@ -80,7 +80,7 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
       continue;
     }
     if (options.format == InputFormat::directory)
-      throw data_error(path + ": is not a folder but --input-format dir was given; use --input-format auto, jsonl or text");
+      throw data_error(path + ": is not a folder but `input.format` dir was given; use `input.format` auto, jsonl or text");
     // Open a regular file once to catch permissions now; a pipe is only checked, since
     // opening and closing its read end could make the writer fail.
     const int fd = S_ISREG(st.st_mode) ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : ::access(path.c_str(), R_OK);
@@ -96,9 +96,9 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
   if (!options.meta_field.empty()) {
     for (const auto& in : inputs) {
       if (in.format == InputFormat::jsonl) continue;
-      throw usage_error("--meta-field " + options.meta_field + " reads a JSON array field of JSONL records, but " +
+      throw usage_error("`input.meta_field` " + options.meta_field + " reads a JSON array field of JSONL records, but " +
                         in.name + " is read as " + (in.format == InputFormat::directory ? "a folder" : "text") +
-                        "; give JSONL input (.jsonl, .json, .ndjson, or --input-format jsonl)");
+                        "; give JSONL input (.jsonl, .json, .ndjson, or `input.format` jsonl)");
     }
   }
   return inputs;

@@ -27,26 +27,26 @@ std::string field_problem(const RecordFields& f, const FieldNames& names) {
   const std::string& text_field = names.text;
   const std::string& id_field = names.id;
   if (f.text_kind == JsonKind::missing)
-    return "missing field \"" + text_field + "\" (name the field that holds the text with --text-field)";
+    return "missing field \"" + text_field + "\" (name the field that holds the text with `input.text_field`)";
   if (f.text_kind != JsonKind::string)
     return "field \"" + text_field + "\" is " + kind_name(f.text_kind) +
-           ", not a string (name a string field with --text-field)";
+           ", not a string (name a string field with `input.text_field`)";
   if (!id_field.empty()) {
     if (f.id_kind == JsonKind::missing)
-      return "missing id field \"" + id_field + "\" (every record needs it while --id-field is set)";
+      return "missing id field \"" + id_field + "\" (every record needs it while `input.id_field` is set)";
     if (f.id_kind != JsonKind::string && f.id_kind != JsonKind::number)
       return "id field \"" + id_field + "\" is " + kind_name(f.id_kind) + "; ids must be strings or numbers";
   }
   if (!names.meta.empty() && f.meta_kind != JsonKind::missing && f.meta_kind != JsonKind::null &&
       f.meta_kind != JsonKind::array)
     return "metadata field \"" + names.meta + "\" is " + kind_name(f.meta_kind) +
-           ", not an array (--meta-field names a JSON array of strings; write [] or leave it out for none)";
+           ", not an array (`input.meta_field` names a JSON array of strings; write [] or leave it out for none)";
   return {};
 }
 
 void check_field_names(const FieldNames& names) {
   GD_EXPECTS(names.meta.empty() || (names.meta != names.text && names.meta != names.id),
-             "--meta-field \"" + names.meta + "\" must differ from --text-field and --id-field");
+             "`input.meta_field` \"" + names.meta + "\" must differ from `input.text_field` and `input.id_field`");
 }
 
 size_t json_number_length(std::string_view s) {

@@ -85,7 +85,7 @@ RecordReader::~RecordReader() = default;
 const InputStats& RecordReader::stats() const { return impl_->stats; }
 
 bool RecordReader::next(InputBatch& batch, size_t max_docs, size_t max_bytes) {
-  GD_EXPECTS(max_docs > 0, "RecordReader::next: max_docs must be at least 1 (--batch-size)");
+  GD_EXPECTS(max_docs > 0, "RecordReader::next: max_docs must be at least 1 (`batch_size`)");
   auto& m = *impl_;
   batch.clear();
   // max_bytes == 0: no byte limit. A batch always takes at least one document, however long.

@@ -62,7 +62,7 @@ struct MinHashEngine::Impl {
 MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl>()) {
   config.validate();
   GD_EXPECTS(config.method == "minhash",
-             "--method " + config.method + " has its own engine (make_method); this one runs minhash");
+             "`method` " + config.method + " has its own engine (make_method); this one runs minhash");
   auto& s = *impl_;
   s.spec = detail::make_sketch_spec(config);
   s.backend = detail::resolve_backend(config.backend);

@@ -38,7 +38,7 @@ const MethodEntry& find_method(const std::string& name) {
     if (row.name == name) return row;
     names += (names.empty() ? "" : ", ") + row.name;
   }
-  throw usage_error("--method must be one of " + names + ", got '" + name + "'");
+  throw usage_error("`method` must be one of " + names + ", got '" + name + "'");
 }
 
 void register_method(MethodEntry entry) {

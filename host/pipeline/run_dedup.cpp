@@ -81,11 +81,11 @@ InputOptions input_options(const DedupJob& job, const MethodNeeds& needs) {
   InputOptions in = job.input;
   if (!needs.meta_field.empty()) {
     GD_EXPECTS(in.meta_field.empty() || in.meta_field == needs.meta_field,
-               "--meta-field: InputOptions::meta_field and the method's metadata field differ");
+               "`input.meta_field`: InputOptions::meta_field and the method's metadata field differ");
     in.meta_field = needs.meta_field;
   } else {
     GD_EXPECTS(in.meta_field.empty(),
-               "--meta-field " + in.meta_field + " is read by no part of --method " + job.config.method);
+               "`input.meta_field` " + in.meta_field + " is read by no part of `method` " + job.config.method);
   }
   return in;
 }
@@ -93,7 +93,7 @@ InputOptions input_options(const DedupJob& job, const MethodNeeds& needs) {
 }  // namespace
 
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
-  GD_EXPECTS(job.batch_size >= 1, "--batch-size must be >= 1");
+  GD_EXPECTS(job.batch_size >= 1, "`batch_size` must be >= 1");
   const auto t_start = clock_type::now();
   DedupSummary s;
   const std::unique_ptr<DedupMethod> method = make_method(job.config);
@@ -128,7 +128,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   // A method that needs a first pass (SimHash's idf weights) sees every batch twice.
   if (needs.prepass) {
     for (const auto& path : input.paths) {
-      GD_EXPECTS(path != "-", "--method " + job.config.method +
+      GD_EXPECTS(path != "-", "`method` " + job.config.method +
                                   " with these options reads the input twice: give a file, not - (stdin)");
     }
     RecordReader prepass_reader(input);

@@ -29,13 +29,13 @@ size_t split_threshold(size_t n, size_t runs, double split_factor) {
 }
 
 HammingPlan make_hamming_plan(uint32_t k, uint32_t m, double split_factor) {
-  GD_EXPECTS(k <= 32, "--hamming must be in 0..32, got " + std::to_string(k));
+  GD_EXPECTS(k <= 32, "`simhash.hamming` must be in 0..32, got " + std::to_string(k));
   if (m == 0) m = k + 1;
   GD_EXPECTS(m >= k + 1 && m <= 64,
-             "--blocks must be in " + std::to_string(k + 1) + "..64 (at least --hamming + 1), got " +
+             "`simhash.blocks` must be in " + std::to_string(k + 1) + "..64 (at least `simhash.hamming` + 1), got " +
                  std::to_string(m));
   GD_EXPECTS(std::isfinite(split_factor) && split_factor >= 0,
-             "--split-factor must be >= 0, got " + std::to_string(split_factor));
+             "`simhash.split_factor` must be >= 0, got " + std::to_string(split_factor));
   HammingPlan plan;
   plan.k = k;
   plan.split_factor = split_factor;
@@ -49,7 +49,7 @@ HammingPlan make_hamming_plan(uint32_t k, uint32_t m, double split_factor) {
     for (uint32_t i : pick) mask |= blocks[i];
     plan.table_masks.push_back(mask);
     GD_EXPECTS(plan.table_masks.size() <= max_hamming_tables,
-               "--blocks " + std::to_string(m) + " with --hamming " + std::to_string(k) +
+               "`simhash.blocks` " + std::to_string(m) + " with `simhash.hamming` " + std::to_string(k) +
                    " needs more than " + std::to_string(max_hamming_tables) +
                    " tables (C(m, m-k)); use fewer blocks");
     int i = int(r) - 1;

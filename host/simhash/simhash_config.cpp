@@ -10,13 +10,13 @@ namespace gpudedup {
 void SimHashConfig::validate() const {
   detail::make_hamming_plan(hamming, blocks, split_factor);  // --hamming, --blocks, --split-factor
   GD_EXPECTS(std::isfinite(len_mu) && len_mu >= 0 && len_mu <= detail::simhash_max_len,
-             "--len-mu must be in 0.." + std::to_string(detail::simhash_max_len) + ", got " + std::to_string(len_mu));
+             "`simhash.len_mu` must be in 0.." + std::to_string(detail::simhash_max_len) + ", got " + std::to_string(len_mu));
   GD_EXPECTS(std::isfinite(len_sigma) && len_sigma > 0 && len_sigma <= 1000,
-             "--len-sigma must be in (0, 1000], got " + std::to_string(len_sigma));
+             "`simhash.len_sigma` must be in (0, 1000], got " + std::to_string(len_sigma));
   GD_EXPECTS(std::isfinite(meta_weight) && meta_weight >= 0 && meta_weight <= 1,
-             "--meta-weight must be in [0, 1], got " + std::to_string(meta_weight));
+             "`simhash.meta_weight` must be in [0, 1], got " + std::to_string(meta_weight));
   GD_EXPECTS(std::isfinite(min_score) && min_score >= 0 && min_score <= 1,
-             "--min-score must be in [0, 1], got " + std::to_string(min_score));
+             "`simhash.min_score` must be in [0, 1], got " + std::to_string(min_score));
   GD_EXPECTS(meta_num_perm >= 1 && meta_num_perm <= 4096,
              "metadata MinHash size must be in 1..4096, got " + std::to_string(meta_num_perm));
 }

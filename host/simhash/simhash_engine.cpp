@@ -44,7 +44,7 @@ struct SimHashEngine::Impl {
   void freeze() {
     if (frozen) return;
     if (spec.weights != detail::simhash_weight_kind::tf) {
-      GD_EXPECTS(df_documents > 0, std::string("--weights ") + to_string(sh.weights) +
+      GD_EXPECTS(df_documents > 0, std::string("`simhash.weights` ") + to_string(sh.weights) +
                                        " needs the document frequencies: call count_df() on every batch "
                                        "before fingerprints() or add()");
       detail::make_idf_table(df_hashes, df_counts, df_documents, spec);
@@ -109,7 +109,7 @@ MethodNeeds SimHashEngine::needs() const {
   MethodNeeds n;
   n.prepass = needs_df_pass();
   if (impl_->sh.use_meta) {
-    GD_EXPECTS(!impl_->sh.meta_field.empty(), "--meta-field must name a JSON field");
+    GD_EXPECTS(!impl_->sh.meta_field.empty(), "`simhash.meta_field` must name a JSON field");
     n.meta_field = impl_->sh.meta_field;
   }
   return n;
@@ -138,7 +138,7 @@ std::vector<uint64_t> SimHashEngine::fingerprints(const DocumentBatch& batch) co
 
 uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataSets* meta) {
   if (!impl_->sh.use_meta) return add(batch, MetadataBatch{});
-  GD_EXPECTS(meta != nullptr, "--meta-field: add() needs the metadata set of every document");
+  GD_EXPECTS(meta != nullptr, "`simhash.meta_field`: add() needs the metadata set of every document");
   MetadataBatch sets;
   for (const auto& set : *meta) {
     for (const auto& e : set) sets.add_element(e);
@@ -152,7 +152,7 @@ uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataBatch& met
   const uint64_t first = size();
   GD_EXPECTS(first + batch.size() < UINT32_MAX, "more than 4294967294 documents in one engine");
   if (s.sh.use_meta) {
-    GD_EXPECTS(meta.size() == batch.size(), "--meta-field: " + std::to_string(meta.size()) +
+    GD_EXPECTS(meta.size() == batch.size(), "`simhash.meta_field`: " + std::to_string(meta.size()) +
                                                 " metadata sets for " + std::to_string(batch.size()) + " documents");
   }
   const auto t0 = stage_clock::now();

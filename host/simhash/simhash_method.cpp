@@ -13,7 +13,7 @@ MethodEntry simhash_method() {
   e.validate = [](const Config& c) {
     c.simhash.validate();
     GD_EXPECTS(c.sampling.kind == SampleKind::none,
-               "--sample applies to shingle sets (--method minhash, exact or bloom), not to --method simhash");
+               "`sampling.kind` applies to shingle sets (`method` minhash, exact or bloom), not to `method` simhash");
   };
   e.make = [](const Config& c) { return std::make_unique<SimHashEngine>(c); };
   return e;

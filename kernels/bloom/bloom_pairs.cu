@@ -83,7 +83,7 @@ std::vector<BloomPair> bloom_sorted_pairs_cuda(const SortedFilters& s, BloomMeas
   const size_t n = s.size();
   if (n < 2) return pairs;
   const size_t tiles = (n + tile - 1) / tile;
-  GD_EXPECTS(tiles <= 65535, "--bloom-all-pairs-max: the GPU all-pairs search takes at most " +
+  GD_EXPECTS(tiles <= 65535, "`bloom.all_pairs_limit`: the GPU all-pairs search takes at most " +
                                  std::to_string(65535ull * tile) + " documents; lower it to use bit-sampling LSH");
   const DeviceStream stream = device_context(device).stream();  // for this call
   const cudaStream_t st = stream.get();

@@ -26,12 +26,12 @@ namespace {
 void check_device(int ordinal) {
   const CudaStatus status = cuda_status();
   if (status.devices.empty()) {
-    throw usage_error("--backend cuda: " + status.reason + "; use --backend cpu or auto");
+    throw usage_error("`backend` cuda: " + status.reason + "; use `backend` cpu or auto");
   }
   int count = 0;
   GD_CUDA_TRY(cudaGetDeviceCount(&count));
   if (ordinal < 0 || ordinal >= count) {
-    throw usage_error("--device " + std::to_string(ordinal) + ": this machine has " + std::to_string(count) +
+    throw usage_error("`device` " + std::to_string(ordinal) + ": this machine has " + std::to_string(count) +
                       " CUDA device(s), numbered 0.." + std::to_string(count - 1));
   }
 }

@@ -65,7 +65,7 @@ class CudaBackend final : public ComputeBackend {
   // and sets up its memory pool; the stream it lends makes the device current.
   explicit CudaBackend(const SketchSpec& spec)
       : spec_(spec), stream_(device_context(spec.config.device).stream()) {
-    GD_EXPECTS(spec.config.minhash.num_perm <= 4096, "--num-perm must be at most 4096 on the CUDA backend");
+    GD_EXPECTS(spec.config.minhash.num_perm <= 4096, "`minhash.num_perm` must be at most 4096 on the CUDA backend");
 
     const cudaStream_t s = stream_.get();
     const uint32_t P = spec.config.minhash.num_perm;

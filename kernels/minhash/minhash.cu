@@ -311,7 +311,7 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
     case 4: launch(std::integral_constant<int, 4>{}); break;
     case 8: launch(std::integral_constant<int, 8>{}); break;
     case 16: launch(std::integral_constant<int, 16>{}); break;
-    default: throw usage_error("--num-perm " + std::to_string(P) + " exceeds the CUDA backend's 4096");
+    default: throw usage_error("`minhash.num_perm` " + std::to_string(P) + " exceeds the CUDA backend's 4096");
   }
 
   if (want_sets && bytes > 0) {

@@ -241,15 +241,15 @@ TEST(Bloom, ConfigErrorsNameTheOption) {
     c.method = "bloom";
   };
   c.bloom.bits = 100;
-  expect_error("--bloom-bits");
+  expect_error("`bloom.bits`");
   c.bloom.bits = 0;
-  expect_error("--bloom-bits");
+  expect_error("`bloom.bits`");
   c.bloom.hashes = 0;
-  expect_error("--bloom-hashes");
+  expect_error("`bloom.hashes`");
   c.bloom.lsh_bits = 65;
-  expect_error("--bloom-lsh-bits");
+  expect_error("`bloom.lsh_bits`");
   c.bloom.lsh_tables = 0;
-  expect_error("--bloom-lsh-tables");
+  expect_error("`bloom.lsh_tables`");
   EXPECT_THROW(MinHashEngine{c}, usage_error);  // the MinHash engine does not run bloom
 }
 

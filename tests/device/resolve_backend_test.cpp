@@ -36,7 +36,7 @@ TEST(ResolveBackend, CudaWithoutADeviceIsAUsageErrorWithTheReason) {
       FAIL() << "expected usage_error";
     } catch (const usage_error& e) {
       const std::string what = e.what();
-      EXPECT_NE(what.find("--backend cuda"), std::string::npos) << what;
+      EXPECT_NE(what.find("`backend` cuda"), std::string::npos) << what;
       EXPECT_NE(what.find(cuda_status().reason), std::string::npos) << what;
     }
   }

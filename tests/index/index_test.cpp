@@ -209,7 +209,7 @@ TEST(Index, RefusesOtherParametersNamingThem) {
     Index::open(dir, o);
     FAIL() << "opened with another --num-perm";
   } catch (const usage_error& e) {
-    EXPECT_NE(std::string(e.what()).find("--num-perm: the index has 128, you gave 64"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("`minhash.num_perm`: the index has 128, you gave 64"), std::string::npos) << e.what();
   }
   Config bands = small_config();
   bands.lsh.bands = 8;

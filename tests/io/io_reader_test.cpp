@@ -247,7 +247,7 @@ TEST(IoReader, FormatThatDoesNotFitThePathIsAnError) {
     FAIL() << "no error";
   } catch (const data_error& e) {
     EXPECT_NE(std::string(e.what()).find(dir.path("d")), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("--input-format dir"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("`input.format` dir"), std::string::npos) << e.what();
   }
   auto f = options_for({dir.path("d/a.txt")});
   f.format = InputFormat::directory;

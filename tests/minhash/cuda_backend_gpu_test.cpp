@@ -356,7 +356,7 @@ TEST(CudaBackendWithoutDevice, CudaBackendIsAUsageErrorWithAReason) {
     MinHashEngine e(c);
     FAIL() << "expected usage_error";
   } catch (const usage_error& e) {
-    EXPECT_NE(std::string(e.what()).find("--backend cuda"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("`backend` cuda"), std::string::npos) << e.what();
   }
   c.backend = Backend::automatic;
   EXPECT_EQ(MinHashEngine(c).backend(), Backend::cpu);

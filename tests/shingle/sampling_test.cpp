@@ -173,7 +173,7 @@ TEST(Sampling, ConfigRejectsCombinationsWithoutAnEstimator) {
     c.validate();
     ADD_FAILURE();
   } catch (const usage_error& e) {
-    EXPECT_NE(std::string(e.what()).find("--sample-mod"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("`sampling.mod`"), std::string::npos) << e.what();
   }
 }
 

@@ -193,7 +193,7 @@ TEST(MetaField, ReaderFillsSetsSkipsNonArraysAndRefusesText) {
     RecordReader r(text);
     FAIL() << "text input accepted";
   } catch (const usage_error& e) {
-    EXPECT_NE(std::string(e.what()).find("--meta-field"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("`input.meta_field`"), std::string::npos) << e.what();
   }
   // Without a meta field every document has an empty set.
   RecordReader plain(io_test::options_for({t}));
