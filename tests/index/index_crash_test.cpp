@@ -92,7 +92,7 @@ TEST(IndexCrash, KilledAtEachStepLosesNothingCommitted) {
     ASSERT_EQ(run_shell(cli() + " index create " + dir + " --num-perm 64 2>/dev/null"), 0);
     for (int k = 0; k < 3; ++k) ASSERT_EQ(run_shell(cli() + " index add -q --id-field id " + dir + " " + batch_file(data, k)), 0);
     const int rc = run_shell("GPUDEDUP_INDEX_CRASH_AT=" + std::string(p.point) + " " + cli() + " index add -q --id-field id " + dir +
-                       " " + batch_file(data, 3) + " 2>/dev/null");
+                             " " + batch_file(data, 3) + " 2>/dev/null");
     EXPECT_NE(rc, 0) << "the writer was to be killed";
     EXPECT_EQ(check_index(dir), p.committed ? 4 : 3);
     // The index goes on working after the crash.
