@@ -1,7 +1,7 @@
 // The CPU all-pairs Bloom search: filters sorted by popcount, swept in 64 x 64 tiles
 // (one row filter against a tile's 64 consecutive column filters at a time, vectorized in
 // bloom_row_dots); a column tile whose smallest popcount is out of reach of the row
-// tile's largest ends the row tile's sweep. The brute-force oracle compares every pair one by one.
+// tile's largest ends the row tile's sweep.
 #include <omp.h>
 
 #include <algorithm>
@@ -127,17 +127,5 @@ std::vector<BloomPair> bloom_cpu_pairs(const BloomFilters& f, BloomMeasure m, do
 }
 
 }  // namespace detail
-
-std::vector<BloomPair> bloom_all_pairs_brute_force(const BloomFilters& f, BloomMeasure m, double t) {
-  std::vector<BloomPair> pairs;
-  for (uint32_t a = 0; a < f.size(); ++a) {
-    for (uint32_t b = a + 1; b < f.size(); ++b) {
-      if (!f.popcount[a] || !f.popcount[b]) continue;
-      const uint32_t dot = detail::bloom_dot(f.row(a), f.row(b), f.words);
-      if (detail::bloom_similarity(m, dot, f.popcount[a], f.popcount[b]) >= t) pairs.push_back({a, b, dot});
-    }
-  }
-  return pairs;
-}
 
 }  // namespace gpudedup

@@ -1,5 +1,5 @@
 // The public exact search: collapse equal fingerprints, search the distinct values on the
-// CPU, expand back to positions. And the brute-force oracle.
+// CPU, expand back to positions.
 #include <algorithm>
 
 #include "host/simhash/simhash_detail.hpp"
@@ -48,16 +48,6 @@ std::vector<HammingPair> hamming_pairs(const std::vector<uint64_t>& fps, uint32_
   const detail::HammingPlan plan = detail::make_hamming_plan(k, blocks, split_factor);
   const detail::DistinctFingerprints d = detail::collapse_fingerprints(fps);
   return detail::expand_pairs(d, detail::search_distinct_cpu(d.values, plan, threads));
-}
-
-std::vector<HammingPair> hamming_pairs_brute_force(const std::vector<uint64_t>& fps, uint32_t k) {
-  std::vector<HammingPair> out;
-  for (uint32_t i = 0; i < fps.size(); ++i)
-    for (uint32_t j = i + 1; j < fps.size(); ++j) {
-      const uint32_t d = detail::hamming_distance(fps[i], fps[j]);
-      if (d <= k) out.push_back({i, j, d});
-    }
-  return out;
 }
 
 }  // namespace gpudedup

@@ -44,8 +44,6 @@ struct BloomPair {
 /// Every pair a < b of non-empty filters whose measure reaches t, sorted by (a, b): the
 /// blocked CPU search (filters sorted by popcount, tiles that cannot reach t skipped).
 std::vector<BloomPair> bloom_all_pairs(const BloomFilters& f, BloomMeasure m, double t, int threads = 0);
-/// The same pairs by comparing all n(n-1)/2 pairs one by one: the oracle of the tests.
-std::vector<BloomPair> bloom_all_pairs_brute_force(const BloomFilters& f, BloomMeasure m, double t);
 /// Pairs that reach t among the candidates of bit-sampling LSH (`tables` tables of `bits`
 /// sampled filter bits each, seeded), sorted by (a, b); a subset of the all-pairs answer.
 /// `candidates`, when given, receives the number of candidate pairs looked at.

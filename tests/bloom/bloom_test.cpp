@@ -13,9 +13,11 @@
 #include "gpudedup/errors.hpp"
 #include "host/bloom/bloom_detail.hpp"
 #include "host/core/union_find.hpp"
+#include "support/oracles.hpp"
 
 using namespace gpudedup;
 using detail::bloom_similarity;
+using test_support::bloom_all_pairs_brute_force;
 
 namespace {
 

@@ -1,53 +1,30 @@
 // End-to-end tests of the gpudedup program: outputs, exit codes, invariants.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 
 #include "gpudedup/sketch_file.hpp"
+#include "support/files.hpp"
+#include "support/program.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct RunResult {
-  int code;
-  std::string err;
-};
+using RunResult = test_support::CliRun;
 
 class CliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpudedup_cli_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  void write(const std::string& name, const std::string& content) const {
-    std::ofstream(path(name), std::ios::binary) << content;
-  }
-  static std::string read(const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  }
-  RunResult run(const std::string& args) const {
-    const std::string err = path("stderr.txt");
-    const std::string cmd = std::string(GPUDEDUP_BINARY) + " " + args + " 2>" + err;
-    const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read(err)};
-  }
+  std::string path(const std::string& name) const { return dir_.path(name); }
+  void write(const std::string& name, const std::string& content) const { dir_.write(name, content); }
+  static std::string read(const std::string& p) { return test_support::read_file(p); }
+  static RunResult run(const std::string& args) { return test_support::run_cli(args); }
   static long count_lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
 
-  fs::path dir_;
+  test_support::TempDir dir_;
 };
 
 const char* base_text =
@@ -302,7 +279,7 @@ TEST_F(CliTest, SimHashMetaOptionsAreCheckedWithExitCode2) {
   fails_naming("dedup --method simhash --meta-field tags --quiet " + path("in.txt"), "--meta-field");
   fails_naming("dedup --method simhash --meta-field tags --quiet --input-format text " + path("in.jsonl"),
                "--meta-field");
-  fails_naming("dedup --method simhash --meta-field tags --quiet " + dir_.string(), "--meta-field");
+  fails_naming("dedup --method simhash --meta-field tags --quiet " + dir_.dir().string(), "--meta-field");
   fails_naming("sketch --method simhash --format tsv --meta-field tags -o " + path("fp.tsv") + in, "--meta-field");
 }
 

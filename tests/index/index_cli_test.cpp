@@ -1,11 +1,11 @@
 // `gpudedup index`: create, add --only-new, query, stats, compact; exit codes.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+
+#include "support/files.hpp"
+#include "support/program.hpp"
 
 namespace fs = std::filesystem;
 
@@ -13,28 +13,15 @@ namespace {
 
 class IndexCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpudedup_index_cli_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+  std::string path(const std::string& n) const { return dir_.path(n); }
+  static std::string read(const std::string& p) { return test_support::read_file(p); }
+  static int run(const std::string& args, std::string* out = nullptr, std::string* err = nullptr) {
+    const test_support::CliRun r = test_support::run_cli(args);
+    if (out) *out = r.out;
+    if (err) *err = r.err;
+    return r.code;
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& n) const { return (dir_ / n).string(); }
-  static std::string read(const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-  }
-  int run(const std::string& args, std::string* out = nullptr, std::string* err = nullptr) const {
-    const std::string cmd = std::string(GPUDEDUP_BINARY) + " " + args + " >" + path("out.txt") + " 2>" + path("err.txt");
-    const int status = std::system(cmd.c_str());
-    if (out) *out = read(path("out.txt"));
-    if (err) *err = read(path("err.txt"));
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  fs::path dir_;
+  test_support::TempDir dir_;
 };
 
 const std::string text_a =

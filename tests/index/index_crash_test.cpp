@@ -13,9 +13,11 @@
 
 #include "gpudedup/index.hpp"
 #include "support/index_test_support.hpp"
+#include "support/program.hpp"
 
 using namespace gpudedup;
 using namespace index_test;
+using test_support::run_shell;
 
 namespace {
 
@@ -73,11 +75,6 @@ int check_index(const std::string& dir) {
   return int(n / per_batch);
 }
 
-int run(const std::string& cmd) {
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 }  // namespace
 
 TEST(IndexCrash, KilledAtEachStepLosesNothingCommitted) {
@@ -92,15 +89,15 @@ TEST(IndexCrash, KilledAtEachStepLosesNothingCommitted) {
   for (const auto& p : points) {
     SCOPED_TRACE(p.point);
     const std::string dir = fresh_dir(std::string("crash_") + p.point);
-    ASSERT_EQ(run(cli() + " index create " + dir + " --num-perm 64 2>/dev/null"), 0);
-    for (int k = 0; k < 3; ++k) ASSERT_EQ(run(cli() + " index add -q --id-field id " + dir + " " + batch_file(data, k)), 0);
-    const int rc = run("GPUDEDUP_INDEX_CRASH_AT=" + std::string(p.point) + " " + cli() + " index add -q --id-field id " + dir +
-                       " " + batch_file(data, 3) + " 2>/dev/null");
+    ASSERT_EQ(run_shell(cli() + " index create " + dir + " --num-perm 64 2>/dev/null"), 0);
+    for (int k = 0; k < 3; ++k) ASSERT_EQ(run_shell(cli() + " index add -q --id-field id " + dir + " " + batch_file(data, k)), 0);
+    const int rc = run_shell("GPUDEDUP_INDEX_CRASH_AT=" + std::string(p.point) + " " + cli() + " index add -q --id-field id " + dir +
+                             " " + batch_file(data, 3) + " 2>/dev/null");
     EXPECT_NE(rc, 0) << "the writer was to be killed";
     EXPECT_EQ(check_index(dir), p.committed ? 4 : 3);
     // The index goes on working after the crash.
     const int next = p.committed ? 4 : 3;
-    ASSERT_EQ(run(cli() + " index add -q --id-field id " + dir + " " + batch_file(data, next)), 0);
+    ASSERT_EQ(run_shell(cli() + " index add -q --id-field id " + dir + " " + batch_file(data, next)), 0);
     EXPECT_EQ(check_index(dir), next + 1);
   }
 }
@@ -110,7 +107,7 @@ TEST(IndexCrash, KilledAtRandomMomentsInALoop) {
   write_batches(data);
   const std::string dir = fresh_dir("loop");
   const std::string log = dir + ".committed";
-  ASSERT_EQ(run(cli() + " index create " + dir + " --num-perm 64 2>/dev/null"), 0);
+  ASSERT_EQ(run_shell(cli() + " index create " + dir + " --num-perm 64 2>/dev/null"), 0);
   std::mt19937_64 rng(12345);
   int indexed = 0, kills = 0;
   for (int round = 0; round < 100 && indexed < batches; ++round) {
@@ -145,6 +142,6 @@ TEST(IndexCrash, KilledAtRandomMomentsInALoop) {
   std::printf("the writer was killed %d times\n", kills);
   EXPECT_GT(kills, 10) << "the loop should have killed the writer mid-work many times";
   // Finish the remaining batches; the index holds them all, whole and in order.
-  for (int k = indexed; k < batches; ++k) ASSERT_EQ(run(cli() + " index add -q --id-field id " + dir + " " + batch_file(data, k)), 0);
+  for (int k = indexed; k < batches; ++k) ASSERT_EQ(run_shell(cli() + " index add -q --id-field id " + dir + " " + batch_file(data, k)), 0);
   EXPECT_EQ(check_index(dir), batches);
 }

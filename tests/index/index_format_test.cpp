@@ -4,29 +4,22 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <functional>
-#include <iterator>
 
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/index.hpp"
 #include "host/index/manifest.hpp"
 #include "host/index/segment_format.hpp"
+#include "support/files.hpp"
 #include "support/index_test_support.hpp"
 
 using namespace gpudedup;
 using namespace index_test;
+using test_support::read_file;
+using test_support::write_file;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-void spit(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -62,39 +55,39 @@ TEST(IndexFormat, MissingAndForeignFolders) {
   const std::string empty = fresh_dir("empty");
   std::system(("mkdir -p " + empty).c_str());
   EXPECT_NE(error_of([&] { Index::open(empty); }).find("not a gpudedup index"), std::string::npos);
-  spit(empty + "/MANIFEST", "hello\n");
+  write_file(empty + "/MANIFEST", "hello\n");
   EXPECT_NE(error_of([&] { Index::open(empty); }).find("not a gpudedup index manifest"), std::string::npos);
   EXPECT_THROW(Index::create(empty, Config{}), usage_error) << "create refuses a folder holding other files";
 }
 
 TEST(IndexFormat, VersionMismatchIsNamed) {
   const Built b = build("version");
-  std::string m = slurp(b.dir + "/MANIFEST");
+  std::string m = read_file(b.dir + "/MANIFEST");
   m.replace(0, std::string("gpudedup-index 1").size(), "gpudedup-index 7");
   const auto at = m.rfind("checksum ");
   const uint64_t sum = detail::xxhash64(reinterpret_cast<const uint8_t*>(m.data()), at, 0);
   char line[40];
   std::snprintf(line, sizeof line, "checksum %016llx\n", static_cast<unsigned long long>(sum));
-  spit(b.dir + "/MANIFEST", m.substr(0, at) + line);
+  write_file(b.dir + "/MANIFEST", m.substr(0, at) + line);
   EXPECT_NE(error_of([&] { Index::open(b.dir); }).find("format version 7"), std::string::npos);
 }
 
 TEST(IndexFormat, CorruptedManifestIsRefused) {
   const Built b = build("manifest");
-  std::string m = slurp(b.dir + "/MANIFEST");
+  std::string m = read_file(b.dir + "/MANIFEST");
   const auto at = m.find("generation ") + 11;
   m[at] = m[at] == '1' ? '2' : '1';
-  spit(b.dir + "/MANIFEST", m);
+  write_file(b.dir + "/MANIFEST", m);
   EXPECT_NE(error_of([&] { Index::open(b.dir); }).find("checksum mismatch"), std::string::npos);
-  spit(b.dir + "/MANIFEST", m.substr(0, m.size() / 2));
+  write_file(b.dir + "/MANIFEST", m.substr(0, m.size() / 2));
   EXPECT_NE(error_of([&] { Index::open(b.dir); }).find("corrupted"), std::string::npos);
 }
 
 TEST(IndexFormat, CorruptedSegmentDataIsFoundOnReadAndByVerify) {
   const Built b = build("segdata");
-  std::string seg = slurp(b.segment);
+  std::string seg = read_file(b.segment);
   seg[4096 + 100] ^= 0x01;  // inside the first signature rows
-  spit(b.segment, seg);
+  write_file(b.segment, seg);
   const Index idx = Index::open(b.dir);  // lazily verified: opening is still fine
   EXPECT_NE(error_of([&] { idx.verify(); }).find("checksum mismatch in block 0"), std::string::npos);
   // A query that reads that block fails instead of answering from flipped bits.
@@ -104,22 +97,22 @@ TEST(IndexFormat, CorruptedSegmentDataIsFoundOnReadAndByVerify) {
 TEST(IndexFormat, CorruptedHeaderTrailerOrSizeIsFoundAtOpen) {
   {
     const Built b = build("seghead");
-    std::string seg = slurp(b.segment);
+    std::string seg = read_file(b.segment);
     seg[20] ^= 0x10;
-    spit(b.segment, seg);
+    write_file(b.segment, seg);
     EXPECT_NE(error_of([&] { Index::open(b.dir); }).find("header checksum"), std::string::npos);
   }
   {
     const Built b = build("segtrail");
-    std::string seg = slurp(b.segment);
+    std::string seg = read_file(b.segment);
     seg[seg.size() - 3] ^= 0x10;
-    spit(b.segment, seg);
+    write_file(b.segment, seg);
     EXPECT_NE(error_of([&] { Index::open(b.dir); }).find("trailer checksum"), std::string::npos);
   }
   {
     const Built b = build("segsize");
-    const std::string seg = slurp(b.segment);
-    spit(b.segment, seg.substr(0, seg.size() - 8));
+    const std::string seg = read_file(b.segment);
+    write_file(b.segment, seg.substr(0, seg.size() - 8));
     EXPECT_NE(error_of([&] { Index::open(b.dir); }).find("size"), std::string::npos);
   }
   {
@@ -143,7 +136,7 @@ TEST(IndexFormat, CraftedSegmentWithValidChecksumsCannotReadOutsideIt) {
   // A band table entry naming a document far past the end, with every checksum (block,
   // trailer, header, manifest) recomputed: the reader must refuse, not read out of bounds.
   const Built b = build("crafted");
-  std::string seg = slurp(b.segment);
+  std::string seg = read_file(b.segment);
   detail::SegmentHeader h;
   std::memcpy(&h, seg.data(), sizeof h);
   const uint32_t bogus = 0x7ffffff0;
@@ -161,10 +154,10 @@ TEST(IndexFormat, CraftedSegmentWithValidChecksumsCannotReadOutsideIt) {
   std::memcpy(seg.data(), &h, sizeof h);
   h.header_checksum = hash(0, offsetof(detail::SegmentHeader, header_checksum));
   std::memcpy(seg.data(), &h, sizeof h);
-  spit(b.segment, seg);
-  auto m = detail::decode_manifest(slurp(b.dir + "/MANIFEST"), b.dir);
+  write_file(b.segment, seg);
+  auto m = detail::decode_manifest(read_file(b.dir + "/MANIFEST"), b.dir);
   m.segments[0].header_checksum = h.header_checksum;
-  spit(b.dir + "/MANIFEST", detail::encode_manifest(m));
+  write_file(b.dir + "/MANIFEST", detail::encode_manifest(m));
 
   const Index idx = Index::open(b.dir);
   idx.verify();  // every checksum is right

@@ -1,7 +1,8 @@
 # ctest "install_and_embed" (tests/CMakeLists.txt): installs the finished build into a
 # fresh prefix and uses it the way another project would, through find_package(gpudedup):
-#   1. tests/install/headers: compiles every installed public header on its own, and checks
-#      that GPUDEDUP_HAVE_CUDA reaches the user exactly when the CUDA backend is built in;
+#   1. tests/install/headers: compiles every installed public header on its own, checks
+#      that GPUDEDUP_HAVE_CUDA reaches the user exactly when the CUDA backend is built in,
+#      and links a program with gpudedup::tools;
 #   2. examples/embed: builds it and runs it; it exits nonzero unless it finds its planted
 #      near-duplicates; then runs it on a small JSONL file written here.
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... -DCXX_COMPILER=...

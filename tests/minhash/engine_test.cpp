@@ -2,15 +2,12 @@
 
 #include "gpudedup/minhash.hpp"
 #include "gpudedup/errors.hpp"
+#include "support/documents.hpp"
 
 using namespace gpudedup;
+using test_support::batch_of;
 
 namespace {
-DocumentBatch batch_of(std::initializer_list<const char*> texts) {
-  DocumentBatch b;
-  for (auto t : texts) b.add(t);
-  return b;
-}
 Config cpu_config() {
   Config c;
   c.backend = Backend::cpu;

@@ -7,8 +7,10 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/simhash.hpp"
 #include "host/simhash/simhash_detail.hpp"
+#include "support/oracles.hpp"
 
 using namespace gpudedup;
+using test_support::hamming_pairs_brute_force;
 
 namespace {
 

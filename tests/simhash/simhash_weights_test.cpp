@@ -8,18 +8,14 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/simhash.hpp"
 #include "host/simhash/simhash_detail.hpp"
+#include "support/documents.hpp"
 
 using namespace gpudedup;
+using test_support::batch_of;
 
 namespace {
 
 uint64_t h(const char* s) { return detail::xxhash64(reinterpret_cast<const uint8_t*>(s), std::strlen(s)); }
-
-DocumentBatch batch_of(std::initializer_list<const char*> texts) {
-  DocumentBatch b;
-  for (auto t : texts) b.add(t);
-  return b;
-}
 
 Config cpu() {
   Config c;

@@ -1,51 +1,19 @@
 #pragma once
-// Helpers for the io tests: a temporary folder, reading everything, compressing.
-#include <stdlib.h>
+// Helpers for the io tests: reading everything, compressing.
 #include <zstd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "gpudedup/io.hpp"
+#include "support/files.hpp"
 
 namespace io_test {
 
-/// A fresh folder under $TMPDIR, removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = (std::filesystem::temp_directory_path() / "gpudedup-io-test-XXXXXX").string();
-    if (!::mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
-    dir_ = templ;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  /// Writes `bytes` to `name` (creating folders) and returns its path.
-  std::string write(const std::string& name, const std::string& bytes) const {
-    const auto p = dir_ / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p.string();
-  }
-  const std::filesystem::path& dir() const { return dir_; }
-
- private:
-  std::filesystem::path dir_;
-};
-
-inline std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::read_file;
+using test_support::TempDir;
 
 inline std::string zstd_compress(const std::string& bytes, int level = 3) {
   std::string out(ZSTD_compressBound(bytes.size()), '\0');

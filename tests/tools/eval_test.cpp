@@ -1,37 +1,23 @@
 // eval: pair metrics and the adjusted Rand index on hand-computed cases; the readers.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <fstream>
 #include <regex>
 #include <string>
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/eval.hpp"
+#include "support/files.hpp"
+#include "support/program.hpp"
 
 using namespace gpudedup;
+using test_support::run_cli;
 
 namespace {
 
-// ctest runs each test in its own process, in parallel: names carry the pid.
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "eval_test_" + std::to_string(::getpid()) + "_" + name;
-}
-
+/// Writes a file into this test program's temporary folder and returns its path.
 std::string write_temp(const std::string& name, const std::string& content) {
-  const std::string path = temp_path(name);
-  std::ofstream(path, std::ios::binary) << content;
-  return path;
-}
-
-std::string run(const std::string& args, int* rc) {
-  const std::string out = temp_path("cli.txt");
-  *rc = std::system((std::string(GPUDEDUP_BINARY) + " " + args + " > " + out + " 2>&1").c_str());
-  *rc = WEXITSTATUS(*rc);
-  std::ifstream f(out);
-  return std::string(std::istreambuf_iterator<char>(f), {});
+  static const test_support::TempDir dir;
+  return dir.write(name, content);
 }
 
 }  // namespace
@@ -170,23 +156,21 @@ TEST(EvalReaders, FrozenIdListRejectsUnknownIds) {
 TEST(EvalCli, LastLineHasTheFourMetrics) {
   const auto truth = write_temp("cli_truth.jsonl", "{\"cluster\": 0, \"members\": [\"0\", \"1\", \"2\"]}\n");
   const auto pairs = write_temp("cli_pairs.tsv", "0\t1\t0.9\n3\t4\t0.8\n");
-  int rc = 0;
-  const auto out = run("eval --truth " + truth + " --pairs " + pairs + " --documents 6", &rc);
-  EXPECT_EQ(rc, 0) << out;
+  const auto r = run_cli("eval --truth " + truth + " --pairs " + pairs + " --documents 6");
+  EXPECT_EQ(r.code, 0) << r.err;
   // truth pairs 3, predicted 2, common 1: P 0.5, R 1/3.
   const std::regex last("precision=0\\.5000 recall=0\\.3333 f1=0\\.4000 ari=-?[0-9]\\.[0-9]{4}\n$");
-  EXPECT_TRUE(std::regex_search(out, last)) << out;
+  EXPECT_TRUE(std::regex_search(r.out, last)) << r.out;
 }
 
 TEST(EvalCli, UsageAndDataErrorsExitCodes) {
-  int rc = 0;
   const auto truth = write_temp("cli_truth2.jsonl", "{\"members\": [\"0\", \"1\"]}\n");
-  auto out = run("eval --truth " + truth, &rc);
-  EXPECT_EQ(rc, 2) << out;
-  EXPECT_NE(out.find("--clusters"), std::string::npos) << out;
-  out = run("eval --truth " + truth + " --clusters /nonexistent/c.jsonl", &rc);
-  EXPECT_EQ(rc, 1) << out;
-  EXPECT_NE(out.find("/nonexistent/c.jsonl"), std::string::npos) << out;
-  out = run("eval --truth " + truth + " --clusters " + truth + " --documents 1", &rc);
-  EXPECT_EQ(rc, 2) << out;
+  auto r = run_cli("eval --truth " + truth);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--clusters"), std::string::npos) << r.err;
+  r = run_cli("eval --truth " + truth + " --clusters /nonexistent/c.jsonl");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/c.jsonl"), std::string::npos) << r.err;
+  r = run_cli("eval --truth " + truth + " --clusters " + truth + " --documents 1");
+  EXPECT_EQ(r.code, 2) << r.err;
 }

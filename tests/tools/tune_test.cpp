@@ -1,27 +1,15 @@
 // tune: the table's best row is what dedup picks automatically (choose_lsh_params).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
 
 #include "gpudedup/eval.hpp"
 #include "gpudedup/lsh.hpp"
+#include "support/program.hpp"
 
 using namespace gpudedup;
-
-namespace {
-
-std::string run(const std::string& args, int* rc) {
-  const std::string out = ::testing::TempDir() + "tune_test_cli_" + std::to_string(::getpid()) + ".txt";
-  *rc = WEXITSTATUS(std::system((std::string(GPUDEDUP_BINARY) + " " + args + " > " + out + " 2>&1").c_str()));
-  std::ifstream f(out);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-}  // namespace
+using test_support::run_cli;
 
 TEST(Tune, BestChoiceIsChooseLshParams) {
   for (double t : {0.5, 0.7, 0.8, 0.9, 0.95}) {
@@ -48,9 +36,9 @@ TEST(Tune, RecallColumnsAreTheSCurveCappedAtOne) {
 }
 
 TEST(Tune, CliFirstRowAndPickLineMatchTheLibrary) {
-  int rc = 0;
-  const auto out = run("tune --threshold 0.8 --num-perm 256 --top 4", &rc);
-  ASSERT_EQ(rc, 0) << out;
+  const auto r = run_cli("tune --threshold 0.8 --num-perm 256 --top 4");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string& out = r.out;
   std::istringstream in(out);
   std::string header, row;
   std::getline(in, header);
@@ -71,11 +59,10 @@ TEST(Tune, CliFirstRowAndPickLineMatchTheLibrary) {
 }
 
 TEST(Tune, BadOptionsExitTwo) {
-  int rc = 0;
-  auto out = run("tune --threshold 1.5", &rc);
-  EXPECT_EQ(rc, 2);
-  EXPECT_NE(out.find("--threshold"), std::string::npos) << out;
-  out = run("tune --num-perm 0", &rc);
-  EXPECT_EQ(rc, 2);
-  EXPECT_NE(out.find("--num-perm"), std::string::npos) << out;
+  auto r = run_cli("tune --threshold 1.5");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--threshold"), std::string::npos) << r.err;
+  r = run_cli("tune --num-perm 0");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--num-perm"), std::string::npos) << r.err;
 }
