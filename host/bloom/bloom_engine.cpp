@@ -9,7 +9,7 @@
 #include "host/core/format.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/device/resolve_backend.hpp"
-#include "host/io/json_text.hpp"
+#include "host/core/json_text.hpp"
 #include "host/bloom/bloom_detail.hpp"
 #include "host/shingle/shingling.hpp"
 #include "host/core/union_find.hpp"

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "host/io/json_text.hpp"
+#include "host/core/json_text.hpp"
 
 namespace gpudedup::detail {
 

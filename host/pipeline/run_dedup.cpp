@@ -11,7 +11,7 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
 #include "host/core/id_table.hpp"
-#include "host/io/json_text.hpp"
+#include "host/core/json_text.hpp"
 #include "host/io/result_writers.hpp"
 
 namespace gpudedup {

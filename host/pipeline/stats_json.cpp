@@ -2,7 +2,7 @@
 #include <sstream>
 
 #include "gpudedup/pipeline.hpp"
-#include "host/io/json_text.hpp"
+#include "host/core/json_text.hpp"
 
 namespace gpudedup {
 

@@ -8,7 +8,7 @@
 #include "host/core/format.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/device/resolve_backend.hpp"
-#include "host/io/json_text.hpp"
+#include "host/core/json_text.hpp"
 #include "host/simhash/simhash_detail.hpp"
 #include "host/core/union_find.hpp"
 
