@@ -55,10 +55,10 @@ struct BloomEngine::Impl {
     const double t = config.threshold;
     std::vector<BloomPair> pairs;
     if (nonempty > b.all_pairs_limit) {
-      pairs = bloom_lsh_pairs(corpus, b.measure, t, b.lsh_bits, b.lsh_tables, config.seed, config.threads,
-                              candidates);
-      *passed = pairs.size();
-      return pairs;
+      BloomLshResult lsh = bloom_lsh_pairs(corpus, b.measure, t, b.lsh_bits, b.lsh_tables, config.seed, config.threads);
+      *candidates = lsh.candidates;
+      *passed = lsh.pairs.size();
+      return std::move(lsh.pairs);
     }
     *candidates = nonempty * (nonempty - (nonempty > 0)) / 2;  // every pair is considered
     if (backend == Backend::cpu) return detail::bloom_cpu_pairs(corpus, b.measure, t, config.threads, !config.all_pairs, passed);

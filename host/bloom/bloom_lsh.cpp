@@ -40,8 +40,8 @@ double bloom_lsh_probability(uint32_t distance, uint32_t m, uint32_t bits, uint3
   return 1.0 - std::pow(1.0 - agree, double(tables));
 }
 
-std::vector<BloomPair> bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, double t, uint32_t bits,
-                                       uint32_t tables, uint64_t seed, int threads, uint64_t* candidates) {
+BloomLshResult bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, double t, uint32_t bits, uint32_t tables,
+                               uint64_t seed, int threads) {
   GD_EXPECTS(bits >= 1 && bits <= 64, "`bloom.lsh_bits` must be in 1..64, got " + std::to_string(bits));
   const uint32_t mbits = f.words * 64;
   std::vector<uint32_t> docs;
@@ -78,8 +78,7 @@ std::vector<BloomPair> bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, do
     return x.a != y.a ? x.a < y.a : x.b < y.b;
   });
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  if (candidates) *candidates = looked;
-  return pairs;
+  return {std::move(pairs), looked};
 }
 
 }  // namespace gpudedup

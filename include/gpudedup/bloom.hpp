@@ -44,12 +44,15 @@ struct BloomPair {
 /// Every pair a < b of non-empty filters whose measure reaches t, sorted by (a, b): the
 /// blocked CPU search (filters sorted by popcount, tiles that cannot reach t skipped).
 std::vector<BloomPair> bloom_all_pairs(const BloomFilters& f, BloomMeasure m, double t, int threads = 0);
+/// What bit-sampling LSH found: the pairs and how many candidate pairs it looked at.
+struct BloomLshResult {
+  std::vector<BloomPair> pairs;
+  uint64_t candidates = 0;
+};
 /// Pairs that reach t among the candidates of bit-sampling LSH (`tables` tables of `bits`
 /// sampled filter bits each, seeded), sorted by (a, b); a subset of the all-pairs answer.
-/// `candidates`, when given, receives the number of candidate pairs looked at.
-std::vector<BloomPair> bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, double t, uint32_t bits,
-                                       uint32_t tables, uint64_t seed, int threads = 0,
-                                       uint64_t* candidates = nullptr);
+BloomLshResult bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, double t, uint32_t bits, uint32_t tables,
+                               uint64_t seed, int threads = 0);
 /// Probability that bit-sampling LSH makes two m-bit filters at Hamming distance d a
 /// candidate: 1 - (1 - (1 - d/m)^bits)^tables (buckets within the size bound).
 double bloom_lsh_probability(uint32_t distance, uint32_t m, uint32_t bits, uint32_t tables);

@@ -167,8 +167,9 @@ TEST(Bloom, BitSamplingLshFindsPairsAsOftenAsTheoryPredicts) {
     recount(f);
     const double t = 0.8;
     const auto truth = bloom_all_pairs_brute_force(f, BloomMeasure::jaccard, t);
-    uint64_t candidates = 0;
-    const auto found = bloom_lsh_pairs(f, BloomMeasure::jaccard, t, k, tables, 7, 2, &candidates);
+    const BloomLshResult lsh = bloom_lsh_pairs(f, BloomMeasure::jaccard, t, k, tables, 7, 2);
+    const auto& found = lsh.pairs;
+    const uint64_t candidates = lsh.candidates;
     const std::set<std::pair<uint32_t, uint32_t>> got = [&] {
       std::set<std::pair<uint32_t, uint32_t>> s;
       for (const auto& p : found) s.insert({p.a, p.b});
