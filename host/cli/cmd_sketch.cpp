@@ -17,8 +17,8 @@ namespace gpudedup::cli {
 namespace {
 
 /// `id<TAB>fingerprint` (16 hex digits) per document; tfidf weights read the input twice.
-void write_simhash_tsv(const Config& config, const InputOptions& input, size_t per_batch, std::ostream& out,
-                       InputStats& stats) {
+InputStats write_simhash_tsv(const Config& config, const InputOptions& input, size_t per_batch,
+                             std::ostream& out) {
   SimHashEngine engine(config);
   InputBatch batch;
   if (engine.needs_df_pass()) {
@@ -38,14 +38,13 @@ void write_simhash_tsv(const Config& config, const InputOptions& input, size_t p
       out << hex;
     }
   }
-  stats = reader.stats();
+  return reader.stats();
 }
 
 /// The binary sketch file of docs/formats.md, or `id<TAB>P hex values` with --format tsv.
-void write_minhash(const Config& config, const InputOptions& input, size_t per_batch, bool tsv,
-                   std::ostream& out, InputStats& stats, Backend& backend) {
+InputStats write_minhash(const Config& config, const InputOptions& input, size_t per_batch, bool tsv,
+                         std::ostream& out) {
   MinHashEngine engine(config);
-  backend = engine.backend();
   RecordReader reader(input);
   SketchHeader header = SketchHeader::from_config(config);
   if (!tsv) write_sketch_header(out, header);
@@ -71,7 +70,7 @@ void write_minhash(const Config& config, const InputOptions& input, size_t per_b
     out.seekp(0);  // the count is known only now
     write_sketch_header(out, header);
   }
-  stats = reader.stats();
+  return reader.stats();
 }
 
 int run_sketch(int argc, char** argv) {
@@ -106,13 +105,12 @@ int run_sketch(int argc, char** argv) {
 
   AtomicOutputFile file(r["output"].as<std::string>());
   InputStats stats;
-  Backend backend = Backend::cpu;
   if (method == "simhash") {
     config.method = "simhash";
     config.simhash = read_simhash_options(r);
-    write_simhash_tsv(config, input, per_batch, file.stream(), stats);
+    stats = write_simhash_tsv(config, input, per_batch, file.stream());
   } else {
-    write_minhash(config, input, per_batch, format == "tsv", file.stream(), stats, backend);
+    stats = write_minhash(config, input, per_batch, format == "tsv", file.stream());
   }
   file.commit();
   if (!r.count("quiet")) {
