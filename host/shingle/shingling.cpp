@@ -14,13 +14,7 @@
 namespace gpudedup::detail {
 
 word_shingle_params ShingleSpec::word_params() const {
-  word_shingle_params wp;
-  wp.k = k;
-  wp.stop_words = stop_word_hashes.data();
-  wp.stop_word_count = stop_word_hashes.size();
-  wp.remove_stop_words = remove_stop_words;
-  wp.anchored = anchored;
-  return wp;
+  return {k, stop_word_hashes.data(), stop_word_hashes.size(), remove_stop_words, anchored};
 }
 
 const std::vector<std::string>& default_stop_words() {
