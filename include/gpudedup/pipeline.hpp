@@ -26,7 +26,7 @@ struct OutputOptions {
 
 /// A snapshot for progress reporting, sent after every batch and at stage changes.
 struct Progress {
-  const char* stage = "";        ///< "sketch", "candidates", "write"
+  const char* stage = "";        ///< "prepass" (when the method needs one), "sketch", "candidates", "write"
   uint64_t documents = 0;        ///< documents sketched so far
   uint64_t input_bytes = 0;      ///< bytes read so far
   uint64_t total_input_bytes = 0;///< sum of input file sizes (0 when unknown: stdin, .zst)
