@@ -50,7 +50,8 @@ void add_dedup_options(cxxopts::Options& o) {
     ("pairs", "TSV: id_a, id_b, similarity", cxxopts::value<std::string>())
     ("clusters", "JSONL: cluster, representative, members", cxxopts::value<std::string>())
     ("stats", "JSON: counts, parameters, seconds per stage", cxxopts::value<std::string>())
-    ("q,quiet", "no progress line and no summary");
+    ("q,quiet", "no progress line and no summary (skipped records are still reported)")
+    ("quiet-errors", "do not report skipped records (their count is in --stats)");
 }
 
 std::string opt(const cxxopts::ParseResult& r, const char* name) {
@@ -100,10 +101,15 @@ void print_summary(const DedupSummary& s) {
                "write %.2f): %.0f docs/s, %.1f MB/s\n",
                to_string(s.backend), s.seconds_total, s.seconds_read, r.seconds.sketch, r.seconds.candidates,
                r.seconds.cluster, s.seconds_write, double(s.input.documents) / t, double(s.input.bytes) / t / 1e6);
-  for (const auto& line : s.input.reports) std::fprintf(stderr, "gpudedup: skipped %s\n", with_flags(line).c_str());
-  if (s.input.skipped > s.input.reports.size()) {
+}
+
+/// The skipped records: their count and the first few, even with --quiet (a run that
+/// silently loses records is worse than a noisy one); --quiet-errors hides them.
+void print_skipped(const InputStats& in) {
+  for (const auto& line : in.reports) std::fprintf(stderr, "gpudedup: skipped %s\n", with_flags(line).c_str());
+  if (in.skipped > in.reports.size()) {
     std::fprintf(stderr, "gpudedup: ... and %llu more skipped records\n",
-                 (unsigned long long)(s.input.skipped - s.input.reports.size()));
+                 (unsigned long long)(in.skipped - in.reports.size()));
   }
 }
 
@@ -131,6 +137,7 @@ int run_dedup_command(int argc, char** argv) {
   const DedupSummary s = run_dedup(job, [&](const Progress& p) { line(p); });
   line.finish();
   if (!quiet) print_summary(s);
+  if (!r.count("quiet-errors")) print_skipped(s.input);
   return 0;
 }
 

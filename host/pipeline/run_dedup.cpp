@@ -90,6 +90,20 @@ InputOptions input_options(const DedupJob& job, const MethodNeeds& needs) {
   return in;
 }
 
+/// A run that read no document is a mistake (a wrong field name, an empty or wrong file):
+/// it fails with the reason, before any output replaces an earlier one.
+void fail_if_nothing_read(const InputOptions& in, const InputStats& st) {
+  if (st.documents > 0) return;
+  std::string inputs;
+  for (const auto& p : in.paths) inputs += (inputs.empty() ? "" : ", ") + p;
+  if (st.records == 0) {
+    throw data_error("read no record from " + inputs + ": the input is empty; nothing was written");
+  }
+  throw data_error("read no document from " + inputs + ": all " + std::to_string(st.records) +
+                   " records were skipped (the first: " + (st.reports.empty() ? "?" : st.reports[0]) +
+                   "); nothing was written");
+}
+
 }  // namespace
 
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
@@ -146,6 +160,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     method->add(b.docs, b.meta);
   });
   s.input = reader.stats();
+  fail_if_nothing_read(input, s.input);
 
   report("candidates", reader);
   s.result = method->finish();

@@ -80,7 +80,9 @@ TEST_F(CliTest, ExactMethodFindsTheSameClusters) {
                     path("removed.tsv"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(read(path("removed.tsv")), "c\ta\ne\ta\n");
-  EXPECT_TRUE(r.err.empty()) << r.err;  // --quiet
+  // --quiet: no summary; the two skipped records are still reported.
+  EXPECT_EQ(r.err.find("records: kept"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("in.jsonl:3"), std::string::npos) << r.err;
 }
 
 TEST_F(CliTest, BloomMethodAndSamplingFindTheSameClusters) {
@@ -309,3 +311,34 @@ TEST_F(CliTest, UnwritableOutputFailsBeforeAnyWorkAndWritesNothing) {
   EXPECT_NE(r.err.find("no/such/dir/stats.json"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(path("kept.jsonl")));
 }
+
+namespace {
+
+TEST_F(CliTest, ARunThatReadsNothingFailsAndReplacesNoOutput) {
+  write("empty.jsonl", "");
+  write("kept.jsonl", "an earlier run's output\n");
+  const RunResult empty = run("dedup " + path("empty.jsonl") + " -q -o " + path("kept.jsonl"));
+  EXPECT_EQ(empty.code, 1) << empty.err;
+  EXPECT_NE(empty.err.find("read no record from " + path("empty.jsonl")), std::string::npos) << empty.err;
+  EXPECT_EQ(read(path("kept.jsonl")), "an earlier run's output\n");
+
+  write("in.jsonl", corpus());
+  const RunResult skipped = run("dedup " + path("in.jsonl") + " --text-field nope -q -o " + path("kept.jsonl"));
+  EXPECT_EQ(skipped.code, 1) << skipped.err;
+  EXPECT_NE(skipped.err.find("records were skipped"), std::string::npos) << skipped.err;
+  EXPECT_NE(skipped.err.find("--text-field"), std::string::npos) << "the reason names the option: " << skipped.err;
+  EXPECT_EQ(read(path("kept.jsonl")), "an earlier run's output\n");
+}
+
+TEST_F(CliTest, SkippedRecordsAreReportedEvenWhenQuiet) {
+  write("in.jsonl", corpus());
+  const RunResult quiet = run("dedup " + path("in.jsonl") + " -q -o " + path("kept.jsonl"));
+  EXPECT_EQ(quiet.code, 0) << quiet.err;
+  EXPECT_NE(quiet.err.find("gpudedup: skipped " + path("in.jsonl") + ":3:"), std::string::npos) << quiet.err;
+  EXPECT_EQ(quiet.err.find("records: kept"), std::string::npos) << "no summary with -q: " << quiet.err;
+  const RunResult silent = run("dedup " + path("in.jsonl") + " -q --quiet-errors -o " + path("kept.jsonl"));
+  EXPECT_EQ(silent.code, 0);
+  EXPECT_EQ(silent.err, "");
+}
+
+}  // namespace
