@@ -1,0 +1,200 @@
+"""gpudedup: near-duplicate detection for Python (MinHash + LSH, SimHash, Bloom filters,
+the exact similarity join) on CPU cores or a CUDA GPU, over lists of str, numpy arrays,
+pyarrow arrays and pandas Series. See docs/python.md.
+
+>>> import gpudedup
+>>> r = gpudedup.dedup(["the cat sat on the mat", "the cat sat on the mat!", "dogs"])
+>>> r.keep
+array([ True, False,  True])
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Dict, List, Optional
+
+if sys.version_info < (3, 9):  # pragma: no cover
+    raise ImportError("gpudedup needs Python 3.9 or newer")
+
+import numpy as np
+
+try:
+    from . import _core
+except ImportError as e:  # pragma: no cover
+    raise ImportError(
+        "gpudedup: the compiled extension gpudedup._core is missing or does not load "
+        f"({e}). Install the package with `pip install .` from the repository (docs/python.md) "
+        "rather than importing it from the source tree."
+    ) from e
+
+from ._errors import library_errors
+from ._texts import to_texts
+
+UsageError = _core.UsageError
+DataError = _core.DataError
+__version__ = _core.__version__
+
+__all__ = ["dedup", "sketch", "Engine", "DedupResult", "methods", "UsageError", "DataError"]
+
+PAIR_DTYPE = np.dtype([("a", np.uint32), ("b", np.uint32), ("similarity", np.float64)])
+
+
+class DedupResult:
+    """The answer of dedup() or Engine.finish(), indexed by input position.
+
+    keep: bool array, True for each text that is its cluster's representative (the first
+        of its near-duplicates in input order), and for every None element.
+    representative: uint32 array, the input position of each text's representative (a
+        None element is its own).
+    pairs: structured array (a, b, similarity) of the pairs that joined clusters (with
+        all_pairs=True: every verified pair), input positions, a < b.
+    distances: uint32 array parallel to pairs with SimHash's Hamming distances, else None.
+    clusters: list of uint32 arrays, the members of each cluster of two or more, in
+        order of their representative.
+    stats: dict of counts (records, documents, skipped, empty, kept, removed, clusters,
+        candidate_pairs, verified_pairs, bands, rows), method, backend, seconds, and the
+        method's own entries.
+    """
+
+    __slots__ = ("keep", "representative", "pairs", "distances", "stats", "_clusters")
+
+    def __init__(self, raw: Dict[str, Any]):
+        n = int(raw["inputs"])
+        positions = raw["positions"]
+        rep = raw["representative"]
+        a, b = raw["a"], raw["b"]
+        if len(positions) != n:  # None elements: map document numbers to input positions
+            full = np.arange(n, dtype=np.uint32)
+            full[positions] = positions[rep]
+            rep = full
+            a, b = positions[a], positions[b]
+        self.representative: np.ndarray = rep
+        self.keep: np.ndarray = rep == np.arange(n, dtype=np.uint32)
+        pairs = np.empty(len(a), dtype=PAIR_DTYPE)
+        pairs["a"], pairs["b"], pairs["similarity"] = a, b, raw["similarity"]
+        self.pairs: np.ndarray = pairs
+        self.distances: Optional[np.ndarray] = raw["distance"]
+        stats = dict(raw["stats"])
+        skipped = n - len(positions)
+        stats["records"] = n
+        stats["skipped"] = skipped
+        stats["kept"] = stats["documents"] - stats["removed"]
+        for key, value in raw["method_stats"]:
+            stats[key] = json.loads(value)
+        self.stats: Dict[str, Any] = stats
+        self._clusters: Optional[List[np.ndarray]] = None
+
+    def __len__(self) -> int:
+        return len(self.representative)
+
+    @property
+    def clusters(self) -> List[np.ndarray]:
+        if self._clusters is None:
+            rep = self.representative
+            members = np.flatnonzero(rep != np.arange(len(rep), dtype=np.uint32))
+            heads = np.unique(rep[members])
+            in_cluster = np.isin(rep, heads)
+            idx = np.flatnonzero(in_cluster).astype(np.uint32)
+            order = np.argsort(rep[idx], kind="stable")
+            idx = idx[order]
+            cuts = np.flatnonzero(np.diff(rep[idx])) + 1
+            self._clusters = np.split(idx, cuts) if len(idx) else []
+        return self._clusters
+
+    def __repr__(self) -> str:
+        s = self.stats
+        return (f"DedupResult(records={s['records']}, kept={s['kept']}, removed={s['removed']}, "
+                f"skipped={s['skipped']}, clusters={s['clusters']}, method={s['method']!r})")
+
+
+def _options(**kw: Any) -> Dict[str, Any]:
+    return {k: v for k, v in kw.items() if v is not None}
+
+
+class Engine:
+    """Incremental dedup: add() batches of texts, then finish() once.
+
+    Takes the keyword arguments of dedup(). Positions in the result count every element
+    of every batch, None elements included, in the order they were added.
+    """
+
+    def __init__(self, *, method: str = "minhash", threshold: float = 0.8, num_perm: Optional[int] = None,
+                 seed: int = 1, shingle: str = "char", ngram: int = 5, backend: str = "auto",
+                 threads: int = 0, **options: Any):
+        opts = _options(method=method, threshold=threshold, num_perm=num_perm, seed=seed, shingle=shingle,
+                        ngram=ngram, backend=backend, threads=threads, **options)
+        with library_errors():
+            self._engine = _core.Engine(opts)
+
+    def add(self, texts: Any) -> int:
+        """Adds a batch (any input dedup() takes); returns the input position of its first element."""
+        batch = to_texts(texts)
+        with library_errors():
+            return self._engine.add(batch)
+
+    def finish(self) -> DedupResult:
+        """Finds, verifies and clusters the near-duplicates of everything added."""
+        with library_errors():
+            return DedupResult(self._engine.finish())
+
+    @property
+    def backend(self) -> str:
+        """"cpu" or "cuda": the backend in use."""
+        return self._engine.backend
+
+    @property
+    def method(self) -> str:
+        return self._engine.method
+
+    def __len__(self) -> int:
+        return int(self._engine.inputs)
+
+
+def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_perm: Optional[int] = None,
+          seed: int = 1, shingle: str = "char", ngram: int = 5, backend: str = "auto", threads: int = 0,
+          **options: Any) -> DedupResult:
+    """Finds the near-duplicates among `texts` and keeps the first of each cluster.
+
+    texts: a list (or other iterable) of str, a numpy array of str, a pyarrow Array or
+        ChunkedArray of strings (read from its Arrow buffers), or a pandas Series. None
+        (and a pandas or Arrow missing value) is counted as skipped, kept and never a
+        duplicate; the result has one entry per element.
+    method: "minhash", "exact", "simhash" or "bloom" (gpudedup.methods()).
+    threshold: similarity in (0, 1] a pair must reach (minhash, exact, bloom).
+    num_perm: MinHash permutations P (default 256; minhash only).
+    seed: seeds the permutations, sampling and Bloom's LSH.
+    shingle: "char" or "word"; ngram: the shingle length k.
+    backend: "auto" (CUDA when a device is found), "cpu" or "cuda".
+    threads: CPU threads, 0 = all cores.
+    options: bands, rows, verify ("estimate", "exact", "none"), similarity ("jaccard",
+        "containment"), all_pairs, stop_words, remove_stop_words, stop_word_anchored,
+        sample, sample_size, sample_mod, bloom_bits, bloom_hashes, bloom_measure,
+        bloom_all_pairs_limit, bloom_lsh_bits, bloom_lsh_tables, hamming, blocks,
+        weights, features, len_mu, len_sigma, split_factor, device (docs/python.md).
+
+    Raises ValueError (UsageError) for a bad option, TypeError for an element that is not
+    str or None, RuntimeError (DataError) when the engine fails.
+    """
+    engine = Engine(method=method, threshold=threshold, num_perm=num_perm, seed=seed, shingle=shingle,
+                    ngram=ngram, backend=backend, threads=threads, **options)
+    engine.add(texts)
+    return engine.finish()
+
+
+def sketch(texts: Any, *, num_perm: int = 256, seed: int = 1, shingle: str = "char", ngram: int = 5,
+           backend: str = "auto", threads: int = 0, **options: Any) -> np.ndarray:
+    """MinHash signatures: a (len(texts), num_perm) uint32 array, row i of texts[i], the
+    values `gpudedup sketch --format tsv` writes. The array owns the engine's memory (no
+    copy). A None element's row is the empty text's signature (every value 0xFFFFFFFF).
+    Also takes stop_words, remove_stop_words, stop_word_anchored, sample, sample_size,
+    sample_mod, device."""
+    opts = _options(num_perm=num_perm, seed=seed, shingle=shingle, ngram=ngram, backend=backend,
+                    threads=threads, **options)
+    batch = to_texts(texts)
+    with library_errors():
+        return _core.sketch(batch, opts)
+
+
+def methods() -> List[str]:
+    """The names of the methods dedup() takes."""
+    return list(_core.methods())

@@ -1,0 +1,63 @@
+"""The library's error messages with the Python keyword of each parameter they name."""
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Iterator
+
+# Library parameter (as messages spell it, in backticks) -> keyword argument.
+KEYWORD_OF = {
+    "all_pairs": "all_pairs",
+    "backend": "backend",
+    "bloom.all_pairs_limit": "bloom_all_pairs_limit",
+    "bloom.bits": "bloom_bits",
+    "bloom.hashes": "bloom_hashes",
+    "bloom.lsh_bits": "bloom_lsh_bits",
+    "bloom.lsh_tables": "bloom_lsh_tables",
+    "bloom.measure": "bloom_measure",
+    "device": "device",
+    "lsh.bands": "bands",
+    "lsh.rows": "rows",
+    "method": "method",
+    "minhash.num_perm": "num_perm",
+    "sampling.kind": "sample",
+    "sampling.mod": "sample_mod",
+    "sampling.size": "sample_size",
+    "seed": "seed",
+    "shingle.kind": "shingle",
+    "shingle.ngram": "ngram",
+    "shingle.remove_stop_words": "remove_stop_words",
+    "shingle.stop_word_anchored": "stop_word_anchored",
+    "shingle.stop_words": "stop_words",
+    "simhash.blocks": "blocks",
+    "simhash.features": "features",
+    "simhash.hamming": "hamming",
+    "simhash.len_mu": "len_mu",
+    "simhash.len_sigma": "len_sigma",
+    "simhash.split_factor": "split_factor",
+    "simhash.weights": "weights",
+    "similarity": "similarity",
+    "threads": "threads",
+    "threshold": "threshold",
+    "verify": "verify",
+}
+
+_QUOTED = re.compile(r"`([^`]*)`")
+
+
+def keywords_in(message: str) -> str:
+    """`message` with each backticked library parameter written as its keyword argument
+    (`minhash.num_perm` -> num_perm); any other backticked name loses its backticks."""
+    return _QUOTED.sub(lambda m: KEYWORD_OF.get(m.group(1), m.group(1)), message)
+
+
+@contextlib.contextmanager
+def library_errors() -> Iterator[None]:
+    """Re-raises the engine's errors with keyword names: UsageError (a ValueError) and
+    DataError (a RuntimeError), the engine's message otherwise unchanged."""
+    from . import _core
+
+    try:
+        yield
+    except (_core.UsageError, _core.DataError) as e:
+        raise type(e)(keywords_in(str(e))) from None

@@ -1,0 +1,128 @@
+#include "options.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "gpudedup/errors.hpp"
+
+namespace nb = nanobind;
+
+namespace gpudedup::python {
+namespace {
+
+using Setter = std::function<void(Config&, nb::handle, const std::string& param)>;
+
+template <class T>
+T as(nb::handle value, const std::string& keyword) {
+  T out{};
+  if (!nb::try_cast<T>(value, out)) {
+    throw nb::type_error((keyword + ": " + nb::type_name(value.type()).c_str() + " is not accepted here").c_str());
+  }
+  return out;
+}
+
+
+template <class Field>
+Setter count(Field field) {
+  return [field](Config& c, nb::handle v, const std::string& param) {
+    const auto n = as<long long>(v, param);
+    using U = std::remove_reference_t<decltype(field(c))>;
+    if (n < 0 || static_cast<unsigned long long>(n) > std::numeric_limits<U>::max())
+      throw usage_error("`" + param + "` must be a non-negative integer in range, got " + std::to_string(n));
+    field(c) = U(n);
+  };
+}
+
+template <class Field>
+Setter real(Field field) {
+  return [field](Config& c, nb::handle v, const std::string& param) { field(c) = as<double>(v, param); };
+}
+
+template <class Field>
+Setter flag(Field field) {
+  return [field](Config& c, nb::handle v, const std::string& param) { field(c) = as<bool>(v, param); };
+}
+
+template <class Enum, class Field>
+Setter named(Field field) {
+  return [field](Config& c, nb::handle v, const std::string& param) {
+    const auto name = as<std::string>(v, param);
+    const auto value = from_string<Enum>(name);
+    if (!value) throw usage_error("`" + param + "` must be " + names_of<Enum>() + ", got '" + name + "'");
+    field(c) = *value;
+  };
+}
+
+struct Keyword {
+  const char* param;  ///< the library's name, as its messages spell it
+  Setter set;
+};
+
+#define GD_FIELD(expr) [](Config& c) -> auto& { return c.expr; }
+
+const std::map<std::string, Keyword>& keywords() {
+  static const std::map<std::string, Keyword> table = {
+      {"method", {"method", [](Config& c, nb::handle v, const std::string& p) { c.method = as<std::string>(v, p); }}},
+      {"threshold", {"threshold", real(GD_FIELD(threshold))}},
+      {"seed", {"seed", count(GD_FIELD(seed))}},
+      {"backend", {"backend", named<Backend>(GD_FIELD(backend))}},
+      {"threads", {"threads", count(GD_FIELD(threads))}},
+      {"device", {"device", count(GD_FIELD(device))}},
+      {"shingle", {"shingle.kind", named<ShingleKind>(GD_FIELD(shingle.kind))}},
+      {"ngram", {"shingle.ngram", count(GD_FIELD(shingle.ngram))}},
+      {"stop_words", {"shingle.stop_words", [](Config& c, nb::handle v, const std::string& p) {
+                        c.shingle.stop_words = as<std::vector<std::string>>(v, p);
+                      }}},
+      {"remove_stop_words", {"shingle.remove_stop_words", flag(GD_FIELD(shingle.remove_stop_words))}},
+      {"stop_word_anchored", {"shingle.stop_word_anchored", flag(GD_FIELD(shingle.stop_word_anchored))}},
+      {"num_perm", {"minhash.num_perm", count(GD_FIELD(minhash.num_perm))}},
+      {"bands", {"lsh.bands", count(GD_FIELD(lsh.bands))}},
+      {"rows", {"lsh.rows", count(GD_FIELD(lsh.rows))}},
+      {"verify", {"verify", named<VerifyMode>(GD_FIELD(verify))}},
+      {"similarity", {"similarity", named<Similarity>(GD_FIELD(similarity))}},
+      {"all_pairs", {"all_pairs", flag(GD_FIELD(all_pairs))}},
+      {"sample", {"sampling.kind", named<SampleKind>(GD_FIELD(sampling.kind))}},
+      {"sample_size", {"sampling.size", count(GD_FIELD(sampling.size))}},
+      {"sample_mod", {"sampling.mod", count(GD_FIELD(sampling.mod))}},
+      {"bloom_bits", {"bloom.bits", count(GD_FIELD(bloom.bits))}},
+      {"bloom_hashes", {"bloom.hashes", count(GD_FIELD(bloom.hashes))}},
+      {"bloom_measure", {"bloom.measure", named<BloomMeasure>(GD_FIELD(bloom.measure))}},
+      {"bloom_all_pairs_limit", {"bloom.all_pairs_limit", count(GD_FIELD(bloom.all_pairs_limit))}},
+      {"bloom_lsh_bits", {"bloom.lsh_bits", count(GD_FIELD(bloom.lsh_bits))}},
+      {"bloom_lsh_tables", {"bloom.lsh_tables", count(GD_FIELD(bloom.lsh_tables))}},
+      {"hamming", {"simhash.hamming", count(GD_FIELD(simhash.hamming))}},
+      {"blocks", {"simhash.blocks", count(GD_FIELD(simhash.blocks))}},
+      {"weights", {"simhash.weights", named<SimHashWeights>(GD_FIELD(simhash.weights))}},
+      {"features", {"simhash.features", named<SimHashFeatures>(GD_FIELD(simhash.features))}},
+      {"len_mu", {"simhash.len_mu", real(GD_FIELD(simhash.len_mu))}},
+      {"len_sigma", {"simhash.len_sigma", real(GD_FIELD(simhash.len_sigma))}},
+      {"split_factor", {"simhash.split_factor", real(GD_FIELD(simhash.split_factor))}},
+  };
+  return table;
+}
+
+#undef GD_FIELD
+
+}  // namespace
+
+Config config_from(const nb::dict& options) {
+  Config config;
+  for (auto [key, value] : options) {
+    const auto name = nb::cast<std::string>(key);
+    const auto k = keywords().find(name);
+    if (k == keywords().end()) throw nb::type_error(("unexpected keyword argument '" + name + "'").c_str());
+    if (value.is_none()) continue;  // None: the library's default
+    k->second.set(config, value, k->second.param);
+  }
+  return config;
+}
+
+}  // namespace gpudedup::python

@@ -1,0 +1,200 @@
+"""The Python package against the program and on bad input (docs/python.md)."""
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+import gpudedup
+
+
+def run_cli(cli, *args):
+    subprocess.run([str(cli), *map(str, args)], check=True, capture_output=True)
+
+
+def write_jsonl(path, texts):
+    path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts), encoding="utf-8")
+
+
+# ---- the same answers as the program --------------------------------------------------
+
+@pytest.mark.parametrize("options, flags", [
+    ({}, []),
+    ({"threshold": 0.6, "num_perm": 128, "seed": 3}, ["--threshold", "0.6", "--num-perm", "128", "--seed", "3"]),
+    ({"shingle": "word", "ngram": 2}, ["--shingle", "word", "--ngram", "2"]),
+    ({"method": "exact", "threshold": 0.7}, ["--method", "exact", "--threshold", "0.7"]),
+])
+def test_dedup_equals_the_program(cli, corpus, tmp_path, options, flags):
+    write_jsonl(tmp_path / "c.jsonl", corpus)
+    run_cli(cli, "dedup", tmp_path / "c.jsonl", "--backend", "cpu", "-q", *flags,
+            "--removed", tmp_path / "removed.tsv", "--clusters", tmp_path / "clusters.jsonl")
+    r = gpudedup.dedup(corpus, backend="cpu", **options)
+
+    removed = {}
+    for line in (tmp_path / "removed.tsv").read_text().splitlines():
+        doc, of = line.split("\t")[:2]
+        if doc.isdigit():  # a header line, if any, is skipped
+            removed[int(doc)] = int(of)
+    assert removed, "the corpus has near-duplicates"
+    assert set(np.flatnonzero(~r.keep).tolist()) == set(removed)
+    assert all(r.representative[d] == of for d, of in removed.items())
+
+    clusters = [json.loads(line) for line in (tmp_path / "clusters.jsonl").read_text().splitlines()]
+    theirs = sorted(sorted(int(m) for m in c["members"]) for c in clusters)
+    assert sorted(c.tolist() for c in r.clusters) == theirs
+    assert r.stats["clusters"] == len(clusters)
+
+
+def test_sketch_equals_the_program(cli, corpus, tmp_path):
+    write_jsonl(tmp_path / "c.jsonl", corpus)
+    run_cli(cli, "sketch", tmp_path / "c.jsonl", "--backend", "cpu", "-q", "--num-perm", "64",
+            "--seed", "9", "--format", "tsv", "-o", tmp_path / "s.tsv")
+    rows = [line.split("\t")[1].split() for line in (tmp_path / "s.tsv").read_text().splitlines()]
+    theirs = np.array([[int(v, 16) for v in row] for row in rows], dtype=np.uint32)
+    ours = gpudedup.sketch(corpus, num_perm=64, seed=9, backend="cpu")
+    np.testing.assert_array_equal(ours, theirs)
+
+
+# ---- inputs ------------------------------------------------------------------------------
+
+def test_inputs_of_every_kind_agree(corpus):
+    pa = pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    with_none = list(corpus)
+    with_none[5] = None
+    want = gpudedup.dedup(with_none, backend="cpu")
+    half = len(with_none) // 2
+    for texts in (tuple(with_none), iter(with_none), np.array(with_none, dtype=object),
+                  pa.array(with_none), pa.array(with_none, type=pa.large_string()),
+                  pa.chunked_array([with_none[:half], with_none[half:]]), pa.array(with_none).slice(0),
+                  pd.Series(with_none), pd.Series(with_none, dtype="string[pyarrow]")):
+        got = gpudedup.dedup(texts, backend="cpu")
+        np.testing.assert_array_equal(got.representative, want.representative, err_msg=type(texts).__name__)
+    np.testing.assert_array_equal(gpudedup.dedup(np.array(corpus), backend="cpu").keep,
+                                  gpudedup.dedup(corpus, backend="cpu").keep)
+
+
+def test_arrow_slices_read_from_their_offset(corpus):
+    pa = pytest.importorskip("pyarrow")
+    arr = pa.array([None, "x"] + corpus)
+    got = gpudedup.sketch(arr.slice(2), num_perm=16, backend="cpu")
+    np.testing.assert_array_equal(got, gpudedup.sketch(corpus, num_perm=16, backend="cpu"))
+
+
+def test_none_is_skipped_kept_and_never_a_duplicate(corpus):
+    plain = gpudedup.dedup(corpus, backend="cpu")
+    texts = [None] + corpus[:10] + [None, None] + corpus[10:]
+    r = gpudedup.dedup(texts, backend="cpu")
+    assert len(r) == len(texts) and len(r.keep) == len(texts)
+    nones = [0, 11, 12]
+    assert r.keep[nones].all() and (r.representative[nones] == nones).all()
+    assert r.stats["skipped"] == 3 and r.stats["records"] == len(texts)
+    assert r.stats["documents"] == len(corpus)
+    assert r.stats["kept"] + r.stats["removed"] + r.stats["skipped"] == r.stats["records"]
+    # The other texts get the answer they get without the None elements, at shifted positions.
+    where = np.array([i for i, t in enumerate(texts) if t is not None])
+    np.testing.assert_array_equal(r.keep[where], plain.keep)
+    np.testing.assert_array_equal(r.representative[where], where[plain.representative])
+    assert set(r.pairs["a"]).isdisjoint(nones) and set(r.pairs["b"]).isdisjoint(nones)
+
+
+def test_empty_input_gives_an_empty_result():
+    r = gpudedup.dedup([])
+    assert len(r) == 0 and r.keep.dtype == bool and r.clusters == [] and len(r.pairs) == 0
+    assert gpudedup.sketch([], num_perm=8).shape == (0, 8)
+
+
+@pytest.mark.parametrize("texts", [[1, "a"], ["a", b"b"], [["a"]]])
+def test_elements_that_are_not_str_are_refused(texts):
+    with pytest.raises(TypeError, match=r"texts\[\d\]"):
+        gpudedup.dedup(texts)
+
+
+def test_a_single_str_is_refused():
+    with pytest.raises(TypeError, match="single str"):
+        gpudedup.dedup("just one text")
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"threshold": 0.0}, "threshold"),
+    ({"threshold": 1.5}, "threshold"),
+    ({"num_perm": 0}, "num_perm must be in 1..4096"),
+    ({"num_perm": 5000}, "num_perm"),
+    ({"num_perm": -1}, "num_perm"),
+    ({"shingle": "letter"}, "shingle must be char or word"),
+    ({"method": "nope"}, "method"),
+    ({"backend": "tpu"}, "backend"),
+    ({"bands": 4}, "bands"),
+])
+def test_bad_options_are_value_errors_naming_the_keyword(options, message):
+    with pytest.raises(ValueError, match=message) as e:
+        gpudedup.dedup(["a b c", "a b d"], **options)
+    assert "`" not in str(e.value) and "minhash." not in str(e.value)
+    assert isinstance(e.value, gpudedup.UsageError)
+
+
+def test_unknown_keywords_and_wrong_types_are_type_errors():
+    with pytest.raises(TypeError, match="num_perms"):
+        gpudedup.dedup(["a"], num_perms=3)
+    with pytest.raises(TypeError, match="threshold"):
+        gpudedup.dedup(["a"], threshold="high")
+
+
+# ---- results -----------------------------------------------------------------------------
+
+def test_sketch_shape_dtype_and_repeatability(corpus):
+    s = gpudedup.sketch(corpus, num_perm=32, seed=5, backend="cpu")
+    assert s.shape == (len(corpus), 32) and s.dtype == np.uint32 and s.flags.c_contiguous
+    np.testing.assert_array_equal(s, gpudedup.sketch(corpus, num_perm=32, seed=5, backend="cpu"))
+    assert not np.array_equal(s, gpudedup.sketch(corpus, num_perm=32, seed=6, backend="cpu"))
+    with_none = gpudedup.sketch([None, corpus[0]], num_perm=32, backend="cpu")
+    assert (with_none[0] == 0xFFFFFFFF).all()
+    np.testing.assert_array_equal(with_none[1], gpudedup.sketch([corpus[0]], num_perm=32, backend="cpu")[0])
+
+
+def test_result_shapes_and_stats(corpus):
+    r = gpudedup.dedup(corpus, backend="cpu", all_pairs=True)
+    n = len(corpus)
+    assert r.keep.dtype == bool and r.representative.dtype == np.uint32 and len(r) == n
+    assert r.pairs.dtype.names == ("a", "b", "similarity") and (r.pairs["a"] < r.pairs["b"]).all()
+    assert (r.pairs["similarity"] >= 0.8).all()
+    assert r.stats["kept"] == int(r.keep.sum()) and r.stats["removed"] == n - r.stats["kept"]
+    assert r.stats["backend"] == "cpu" and r.stats["method"] == "minhash"
+    assert r.stats["clusters"] == len(r.clusters)
+    for members in r.clusters:
+        assert (r.representative[members] == members[0]).all()
+
+
+def test_engine_batches_equal_one_call(corpus):
+    engine = gpudedup.Engine(backend="cpu", threshold=0.7)
+    assert engine.add(corpus[:50]) == 0
+    assert engine.add([None] + corpus[50:]) == 50
+    r = engine.finish()
+    want = gpudedup.dedup(corpus[:50] + [None] + corpus[50:], backend="cpu", threshold=0.7)
+    np.testing.assert_array_equal(r.representative, want.representative)
+    with pytest.raises(ValueError, match="finish"):
+        engine.add(["more"])
+
+
+def test_simhash_with_a_first_pass_in_batches(corpus):
+    engine = gpudedup.Engine(method="simhash", weights="tfidf", backend="cpu")
+    engine.add(corpus[:60])
+    engine.add(corpus[60:])
+    r = engine.finish()
+    want = gpudedup.dedup(corpus, method="simhash", weights="tfidf", backend="cpu")
+    np.testing.assert_array_equal(r.representative, want.representative)
+    assert r.distances is not None and len(r.distances) == len(r.pairs)
+
+
+def test_methods_and_version():
+    assert {"minhash", "exact", "simhash", "bloom"} <= set(gpudedup.methods())
+    assert gpudedup.__version__
+
+
+def test_pandas_missing_values_count_as_none():
+    pd = pytest.importorskip("pandas")
+    texts = ["one text here", float("nan"), "one text here", None]
+    r = gpudedup.dedup(pd.Series(texts, dtype=object), backend="cpu")
+    assert r.stats["skipped"] == 2 and r.keep.tolist() == [True, True, False, True]
+    r = gpudedup.dedup(pd.Series(texts, dtype="string"), backend="cpu")
+    assert r.stats["skipped"] == 2 and r.keep.tolist() == [True, True, False, True]
