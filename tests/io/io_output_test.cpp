@@ -110,14 +110,13 @@ TEST(IoAtomicOutput, ErrorsNameThePath) {
     EXPECT_EQ(std::string(e.what()).rfind(in_missing_folder + ":", 0), 0u) << e.what();
   }
   std::filesystem::create_directories(dir.path("a_folder/inner"));
-  AtomicOutputFile over_folder(dir.path("a_folder"));
-  over_folder.stream() << "x";
   try {
-    over_folder.commit();
+    AtomicOutputFile over_folder(dir.path("a_folder"));  // refused before anything is written
     FAIL() << "no error";
   } catch (const data_error& e) {
     EXPECT_NE(std::string(e.what()).find(dir.path("a_folder")), std::string::npos) << e.what();
   }
+  EXPECT_EQ(files_in(dir.dir()), 0u);
 }
 
 TEST(IoAtomicOutput, DevicesAndPipesAreWrittenInPlace) {
