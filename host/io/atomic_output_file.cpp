@@ -79,8 +79,9 @@ struct AtomicOutputFile::Impl {
     for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
       std::string candidate = folder + io::temporary_name(base, g_temp_counter++);
       std::error_code ec;
+      const std::string absolute = std::filesystem::absolute(candidate, ec).string();
       // On the signal list before it exists, so no moment has it on disk and off the list.
-      slot = io::remember_temporary(std::filesystem::absolute(candidate, ec).string());
+      slot = io::remember_temporary(ec ? candidate : absolute);
       fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
       if (fd >= 0) {
         temp = std::move(candidate);
@@ -93,7 +94,9 @@ struct AtomicOutputFile::Impl {
         throw data_error(path + ": cannot create the output: " + std::strerror(err) +
                          "; check that its folder exists and is writable");
     }
-    if (fd < 0) throw data_error(path + ": cannot create a temporary file beside it; remove stale ." + base + ".gpudedup-tmp.* files");
+    if (fd < 0)
+      throw data_error(path + ": cannot create a temporary file beside it; remove stale ." + base +
+                       ".gpudedup-tmp.* files");
     struct stat st {};
     if (target.exists && ::stat(target.path.c_str(), &st) == 0) ::fchmod(fd, st.st_mode & 07777);
     ::flock(fd, LOCK_EX | LOCK_NB);  // tells a sweeping run in another PID namespace that we live
@@ -142,13 +145,11 @@ void AtomicOutputFile::prepare() {
   const bool flushed = m.buffer->flush();
   const int err = m.buffer->error();
   if (!flushed || err || !m.stream) {
-    const std::string why = err ? std::strerror(err) : "the stream failed";
-    throw data_error(m.path + ": writing the output failed: " + why + " (is the disk full?)" +
-                     (m.temp.empty() ? "" : "; " + m.target.path + " was left as it was"));
+    throw data_error(m.path + ": writing the output failed: " + (err ? std::strerror(err) : "the stream failed") +
+                     " (is the disk full?)");
   }
   if (!synced(m.buffer->fd()))
-    throw data_error(m.path + ": writing the output failed: fsync: " + std::strerror(errno) + " (is the disk full?)" +
-                     (m.temp.empty() ? "" : "; " + m.target.path + " was left as it was"));
+    throw data_error(m.path + ": writing the output failed: fsync: " + std::strerror(errno) + " (is the disk full?)");
   m.prepared = true;
 }
 

@@ -23,8 +23,9 @@ Given examine(const NamedPath& n) {
   Given g;
   g.name = n;
   g.exists = io::identify(n.path, g.id, &g.regular);
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (n.path != "-") g.key = std::filesystem::weakly_canonical(std::filesystem::absolute(n.path, ec), ec).generic_string();
+  if (n.path != "-") g.key = fs::weakly_canonical(fs::absolute(n.path, ec), ec).generic_string();
   return g;
 }
 
@@ -48,8 +49,7 @@ bool inside(const std::string& key, const std::string& folder) {
 struct Output {
   NamedPath name;
   io::OutputTarget target;
-  std::unique_ptr<AtomicOutputFile> file;
-  bool discarded = false;
+  std::unique_ptr<AtomicOutputFile> file;  ///< null once discarded
 };
 
 /// Two outputs clash when one would replace or truncate the other's file. Descriptors
@@ -103,15 +103,12 @@ struct OutputSet::Impl {
     }
   }
 
-  /// "`a` A, `b` B" for the outputs that pass `pick`, or "none".
-  template <class Pick>
-  std::string list(Pick&& pick) const {
-    std::string s;
-    for (const auto& o : outputs) {
-      if (!o.file || o.discarded || !pick(o)) continue;
-      s += (s.empty() ? "" : ", ") + quoted(o.name) + " " + o.name.path;
-    }
-    return s.empty() ? "none" : s;
+  /// The outputs still to commit.
+  std::vector<Output*> live() {
+    std::vector<Output*> l;
+    for (auto& o : outputs)
+      if (o.file) l.push_back(&o);
+    return l;
   }
 };
 
@@ -135,7 +132,7 @@ OutputSet::~OutputSet() = default;
 
 AtomicOutputFile* OutputSet::file(const std::string& parameter) {
   Output* o = impl_->find(parameter);
-  return o && o->file && !o->discarded ? o->file.get() : nullptr;
+  return o ? o->file.get() : nullptr;
 }
 
 void OutputSet::skip_outputs(InputOptions& input) const {
@@ -144,45 +141,39 @@ void OutputSet::skip_outputs(InputOptions& input) const {
 }
 
 void OutputSet::discard(const std::string& parameter) {
-  Output* o = impl_->find(parameter);
-  if (!o || !o->file) return;
-  o->file.reset();
-  o->discarded = true;
+  if (Output* o = impl_->find(parameter)) o->file.reset();
 }
 
 void OutputSet::commit() {
-  auto& m = *impl_;
+  const std::vector<Output*> live = impl_->live();
+  auto append = [](std::string& list, const Output& o) {
+    list += (list.empty() ? "" : ", ") + quoted(o.name) + " " + o.name.path;
+  };
   // Every temporary is written and synced before the first rename: a failure here
-  // replaces nothing.
-  for (auto& o : m.outputs) {
-    if (!o.file || o.discarded) continue;
+  // replaces nothing (an output written in place has had its bytes as they came).
+  for (Output* o : live) {
     try {
-      o.file->prepare();
+      o->file->prepare();
     } catch (const data_error& e) {
-      const std::string touched = m.list([](const Output& x) { return x.file->touched(); });
-      throw data_error(std::string(e.what()) + (touched == "none" ? "; nothing was written"
-                                                                   : "; no file was replaced; written in place as the "
-                                                                     "run went: " + touched));
+      std::string touched;
+      for (const Output* x : live)
+        if (x->file->touched()) append(touched, *x);
+      throw data_error(std::string(e.what()) + (touched.empty() ? "; nothing was written"
+                                                                : "; no file was replaced; written in place as the "
+                                                                  "run went: " + touched));
     }
   }
-  const Output* failed = nullptr;
-  for (auto& o : m.outputs) {
-    if (!o.file || o.discarded) continue;
+  for (size_t i = 0; i < live.size(); ++i) {
     try {
-      o.file->commit();
+      live[i]->file->commit();
     } catch (const data_error& e) {
-      failed = &o;
-      bool before = true;
-      const std::string written = m.list([&](const Output& x) {
-        if (&x == failed) before = false;
-        return before || x.file->touched();
-      });
-      before = true;
-      const std::string not_written = m.list([&](const Output& x) {
-        if (&x == failed) before = false;
-        return !before && !x.file->in_place();
-      });
-      throw data_error(std::string(e.what()) + "; written: " + written + "; not written: " + not_written);
+      std::string written, not_written;
+      for (size_t j = 0; j < live.size(); ++j) {
+        if (j < i || live[j]->file->touched()) append(written, *live[j]);
+        else if (!live[j]->file->in_place()) append(not_written, *live[j]);
+      }
+      throw data_error(std::string(e.what()) + "; written: " + (written.empty() ? "none" : written) +
+                       "; not written: " + not_written);
     }
   }
 }

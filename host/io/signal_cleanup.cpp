@@ -38,7 +38,7 @@ extern "C" void remove_temporaries_and_die(int sig) {
     if (slot.state.compare_exchange_strong(armed, kTaken, std::memory_order_acquire)) ::unlink(slot.path);
   }
   // End the way the signal would have: the parent sees "killed by SIGINT" (a shell
-  // reports 130; SIGTERM 143), so a script running us stops too.
+  // reports 130; SIGTERM 143, SIGHUP 129, SIGPIPE 141), so a script running us stops too.
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
@@ -50,7 +50,7 @@ extern "C" void remove_temporaries_and_die(int sig) {
 /// Our handler for each of these signals whose disposition is the default; a program
 /// that handles (or ignores) one itself keeps its own.
 void install_handlers() {
-  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
     struct sigaction old {};
     if (::sigaction(sig, nullptr, &old) != 0) continue;
     if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;

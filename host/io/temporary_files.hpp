@@ -18,10 +18,10 @@ bool is_temporary_name(std::string_view file_name);
 /// holds the lock the owner keeps on it. Errors are ignored (nothing depends on it).
 void remove_stale_temporaries(const std::string& folder);
 
-/// Puts `path` on the list of temporaries that SIGINT, SIGTERM and SIGHUP remove before
-/// the process ends (installing the handlers the first time, for each signal whose
-/// disposition is the default). @return a slot for forget_temporary(), or -1 when the
-/// list is full or the path too long (the next run in that folder removes it instead).
+/// Puts `path` on the list of temporaries that SIGINT, SIGTERM, SIGHUP and SIGPIPE
+/// remove before the process ends (installing the handlers the first time, for each
+/// signal whose disposition is the default). @return a slot for forget_temporary(), or -1
+/// when the list is full or the path too long (the next run in that folder removes it).
 int remember_temporary(const std::string& path);
 
 /// Takes `slot` off the list (-1: nothing to do).

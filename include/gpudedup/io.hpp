@@ -99,8 +99,9 @@ class RecordReader {
 /// - The temporary is ".NAME.gpudedup-tmp.PID.N" in the target's folder; the folder
 ///   lister never reads such a name, and one whose process is gone (a killed run) is
 ///   removed by the next AtomicOutputFile made in that folder.
-/// - While one exists, SIGINT, SIGTERM and SIGHUP (when their disposition is the
-///   default) remove every temporary of the process, then end it by the same signal.
+/// - While one exists, SIGINT, SIGTERM, SIGHUP and SIGPIPE (each whose disposition was
+///   the default when the first temporary was made) remove every temporary of the
+///   process, then end it by the same signal (a shell reports 130, 143, 129, 141).
 /// - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N write to that open
 ///   descriptor; a character or block device, a named pipe or a socket, or a symbolic
 ///   link to one, is opened and written in place. Neither is ever renamed over, and both

@@ -213,7 +213,8 @@ TEST(IoOutputSet, ClashesAreRefusedBeforeAnythingIsCreated) {
                   "is inside `index.dir`"));
   EXPECT_EQ(files_in(dir.dir()), 1u);
   // Devices and descriptors only interleave: they may be shared, and be inputs.
-  OutputSet devices({{"outputs.output", "/dev/null"}, {"outputs.removed", "/dev/null"}}, {{"input.paths", "/dev/null"}});
+  OutputSet devices({{"outputs.output", "/dev/null"}, {"outputs.removed", "/dev/null"}},
+                    {{"input.paths", "/dev/null"}});
   EXPECT_TRUE(devices.file("outputs.output")->in_place());
   EXPECT_EQ(devices.file("outputs.stats"), nullptr);
 }
