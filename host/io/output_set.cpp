@@ -16,16 +16,17 @@ struct Given {
   bool exists = false;
   bool regular = false;
   FileId id;
-  std::string key;  ///< the path with its links resolved
+  std::string key;  ///< the path with its links resolved (kept folders only)
 };
 
-Given examine(const NamedPath& n) {
+/// `with_key`: a folder whose contents are compared by path too.
+Given examine(const NamedPath& n, bool with_key) {
   Given g;
   g.name = n;
   g.exists = io::identify(n.path, g.id, &g.regular);
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (n.path != "-") g.key = fs::weakly_canonical(fs::absolute(n.path, ec), ec).generic_string();
+  if (with_key) g.key = fs::weakly_canonical(fs::absolute(n.path, ec), ec).generic_string();
   return g;
 }
 
@@ -81,9 +82,9 @@ struct OutputSet::Impl {
   void check(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& kept_folders) const {
     std::vector<Given> read, kept;
     for (const auto& n : inputs)
-      if (!n.path.empty()) read.push_back(examine(n));
+      if (!n.path.empty()) read.push_back(examine(n, false));
     for (const auto& n : kept_folders)
-      if (!n.path.empty()) kept.push_back(examine(n));
+      if (!n.path.empty()) kept.push_back(examine(n, true));
     for (size_t i = 0; i < outputs.size(); ++i) {
       const Output& o = outputs[i];
       for (size_t j = 0; j < i; ++j) {
