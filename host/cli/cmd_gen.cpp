@@ -83,17 +83,17 @@ int run_gen(int argc, char** argv) {
   c.edits.truncate = option<double>(r, "truncate-rate");
   c.edits.max_truncate = option<double>(r, "max-truncate");
   c.validate();  // before reading a large training file
+  const std::string train = r.count("train") ? option<std::string>(r, "train") : std::string();
+  OutputSet files({{"gen.output", option<std::string>(r, "output")}, {"gen.truth", option<std::string>(r, "truth")}},
+                  {{"gen.train", train}});
   if (r.count("train")) {
     c.train_name = option<std::string>(r, "train");
     c.train_text = read_file(c.train_name);
   }
   const auto start = std::chrono::steady_clock::now();
   const CorpusGenerator gen(std::move(c));
-  AtomicOutputFile corpus(option<std::string>(r, "output"));
-  AtomicOutputFile truth(option<std::string>(r, "truth"));
-  const CorpusSummary s = gen.write(corpus.stream(), truth.stream());
-  corpus.commit();
-  truth.commit();
+  const CorpusSummary s = gen.write(files.file("gen.output")->stream(), files.file("gen.truth")->stream());
+  files.commit();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cerr << "gen: " << s.documents << " documents (" << s.bytes / 1e6 << " MB), " << s.clusters
             << " planted clusters holding " << s.clustered_documents << " documents, largest "

@@ -169,15 +169,20 @@ int run_add_or_query(int argc, char** argv, bool add) {
   GD_EXPECTS(!add || only_new || !r.count("output"), "--output writes the new records: it needs --only-new");
   GD_EXPECTS(!add || only_new || !r.count("answers"), "--answers lists what --only-new decided: it needs --only-new");
   GD_EXPECTS(!r.count("similarity"), "--similarity is fixed when the index is created (gpudedup index create)");
-  const InputOptions input = read_input_options(r);
+  InputOptions input = read_input_options(r);
   const size_t per_batch = batch_size(r);
-  Index idx = open_for(r, add ? IndexMode::read_write : IndexMode::read_only);
-
-  std::unique_ptr<AtomicOutputFile> kept_file, answers_file;
+  // The outputs are checked against the inputs and the index folder before the index
+  // is opened; --answers of add is --output of query.
+  const char* answers_name = add ? "index.answers" : "index.output";
   const std::string answers_path = add ? (r.count("answers") ? r["answers"].as<std::string>() : "")
                                        : (r.count("output") ? r["output"].as<std::string>() : "");
-  if (answers_path.size()) answers_file = std::make_unique<AtomicOutputFile>(answers_path);
-  if (only_new && r.count("output")) kept_file = std::make_unique<AtomicOutputFile>(r["output"].as<std::string>());
+  const std::string kept_path = only_new && r.count("output") ? r["output"].as<std::string>() : "";
+  OutputSet files({{"index.output", kept_path}, {answers_name, answers_path}}, input_paths(input),
+                  {{"index.dir", index_dir(r)}});
+  files.skip_outputs(input);
+  Index idx = open_for(r, add ? IndexMode::read_write : IndexMode::read_only);
+  AtomicOutputFile* const kept_file = add ? files.file("index.output") : nullptr;
+  AtomicOutputFile* const answers_file = files.file(answers_name);
   std::ostream* answers = answers_file ? &answers_file->stream() : (add ? nullptr : &std::cout);
 
   RecordReader reader(input);
@@ -211,7 +216,8 @@ int run_add_or_query(int argc, char** argv, bool add) {
     }
   } catch (const std::exception& e) {
     if (add && documents > 0) {
-      if (answers_file) answers_file->commit();
+      files.discard("index.output");
+      files.commit();
       std::fprintf(stderr,
                    "gpudedup index add: stopped after %llu documents, which are indexed%s; the new records among "
                    "them were not written to --output: take them from the answers, or rerun from record %llu\n",
@@ -224,9 +230,8 @@ int run_add_or_query(int argc, char** argv, bool add) {
   if (kept_file) {
     keep.resize(in.records, 0);
     reader.write_kept(keep, kept_file->stream());
-    kept_file->commit();
   }
-  if (answers_file) answers_file->commit();
+  files.commit();
   if (!r.count("quiet")) {
     const IndexStats st = idx.stats();
     if (add && !only_new) {

@@ -93,7 +93,7 @@ int run_sketch(int argc, char** argv) {
   Config config;
   read_sketch_options(r, config);
   read_backend_options(r, config);
-  const InputOptions input = read_input_options(r);
+  InputOptions input = read_input_options(r);
   const size_t per_batch = batch_size(r);
   const auto method = r["method"].as<std::string>();
   const auto format = r["format"].as<std::string>();
@@ -103,7 +103,9 @@ int run_sketch(int argc, char** argv) {
 
   refuse_score_options(r, "belongs to dedup --method simhash; sketch writes fingerprints only");
 
-  AtomicOutputFile file(r["output"].as<std::string>());
+  OutputSet files({{"sketch.output", r["output"].as<std::string>()}}, input_paths(input));
+  files.skip_outputs(input);
+  AtomicOutputFile& file = *files.file("sketch.output");
   InputStats stats;
   if (method == "simhash") {
     config.method = "simhash";
@@ -112,7 +114,7 @@ int run_sketch(int argc, char** argv) {
   } else {
     stats = write_minhash(config, input, per_batch, format == "tsv", file.stream());
   }
-  file.commit();
+  files.commit();
   if (!r.count("quiet")) {
     std::cerr << "gpudedup sketch: " << stats.documents << " " << method << " sketches, " << stats.skipped
               << " records skipped\n";

@@ -5,8 +5,8 @@
 namespace gpudedup::cli {
 namespace {
 
-/// The library's parameter names (Config, InputOptions, DedupJob fields) and the flags
-/// that set them.
+/// The library's parameter names (Config, InputOptions, DedupJob fields, and the names
+/// the commands give their files in an OutputSet) and the flags that set them.
 const std::map<std::string_view, std::string_view>& flag_of() {
   static const std::map<std::string_view, std::string_view> flags = {
       {"backend", "--backend"},
@@ -17,15 +17,27 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"bloom.lsh_bits", "--bloom-lsh-bits"},
       {"bloom.lsh_tables", "--bloom-lsh-tables"},
       {"device", "--device"},
+      {"gen.output", "--output"},
+      {"gen.train", "--train"},
+      {"gen.truth", "--truth"},
+      {"index.answers", "--answers"},
+      {"index.dir", "the index folder"},
+      {"index.output", "--output"},
       {"input.format", "--input-format"},
       {"input.id_field", "--id-field"},
       {"input.meta_field", "--meta-field"},
+      {"input.paths", "the input"},
       {"input.strict", "--strict"},
       {"input.text_field", "--text-field"},
       {"lsh.bands", "--bands"},
       {"lsh.rows", "--rows"},
       {"method", "--method"},
       {"minhash.num_perm", "--num-perm"},
+      {"outputs.clusters", "--clusters"},
+      {"outputs.output", "--output"},
+      {"outputs.pairs", "--pairs"},
+      {"outputs.removed", "--removed"},
+      {"outputs.stats", "--stats"},
       {"sampling.kind", "--sample"},
       {"sampling.mod", "--sample-mod"},
       {"sampling.size", "--sample-size"},
@@ -44,6 +56,7 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"simhash.split_factor", "--split-factor"},
       {"simhash.weights", "--weights"},
       {"similarity", "--similarity"},
+      {"sketch.output", "--output"},
       {"threads", "--threads"},
       {"threshold", "--threshold"},
       {"verify", "--verify"},

@@ -12,6 +12,8 @@
 #include <filesystem>
 
 #include "gpudedup/errors.hpp"
+#include "host/io/output_target.hpp"
+#include "host/io/temporary_files.hpp"
 #include "host/io/zstd_source.hpp"
 
 namespace gpudedup::io {
@@ -76,6 +78,7 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
       if (::access(path.c_str(), R_OK | X_OK) != 0)
         throw data_error(path + ": cannot list the folder: " + std::strerror(errno) + "; check its permissions");
       in.format = InputFormat::directory;
+      in.skip = options.skip_files;
       inputs.push_back(std::move(in));
       continue;
     }
@@ -104,13 +107,17 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
   return inputs;
 }
 
-std::vector<std::string> list_directory(const std::string& root) {
+std::vector<std::string> list_directory(const std::string& root, const std::vector<FileId>& skip) {
   std::vector<std::string> files;
   std::error_code ec;
   fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
-    if (it->is_regular_file(type_ec)) files.push_back(it->path().lexically_relative(root).generic_string());
+    if (!it->is_regular_file(type_ec) || is_temporary_name(it->path().filename().native())) continue;
+    FileId id;
+    if (!skip.empty() && identify(it->path().native(), id) && std::find(skip.begin(), skip.end(), id) != skip.end())
+      continue;
+    files.push_back(it->path().lexically_relative(root).generic_string());
   }
   if (ec) throw data_error(root + ": cannot list the folder: " + ec.message() + "; check the permissions of its subfolders");
   std::sort(files.begin(), files.end());

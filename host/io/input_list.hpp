@@ -16,6 +16,7 @@ struct Input {
   InputFormat format;          ///< resolved: jsonl, text or directory
   bool compressed = false;     ///< the name ends in .zst
   std::unique_ptr<Spool> spool;  ///< stdin and pipes: what the first pass read
+  std::vector<FileId> skip;    ///< a folder: files not to list (InputOptions::skip_files)
 };
 
 /// @throws data_error naming the path when an input is missing, unreadable, or does not
@@ -32,7 +33,8 @@ bool is_zstd_name(const std::string& path);
 /// Regular files under `root`, recursively, as '/'-separated paths relative to `root`,
 /// sorted bytewise so that record numbers do not depend on the file system's order.
 /// Symbolic links to files are followed; links to directories are not (no cycles).
-std::vector<std::string> list_directory(const std::string& root);
+/// Output temporaries (io::is_temporary_name) and the files in `skip` are left out.
+std::vector<std::string> list_directory(const std::string& root, const std::vector<FileId>& skip = {});
 
 /// Opens the bytes of an input: a file, the stdin/pipe spool (first pass: tee; second:
 /// replay), decompressed when `compressed`.

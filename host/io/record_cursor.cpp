@@ -52,7 +52,7 @@ class LineCursor : public RecordCursor {
 class DirectoryCursor : public RecordCursor {
  public:
   DirectoryCursor(Input& input, size_t chunk_bytes)
-      : input_(input), files_(list_directory(input.path)), chunk_bytes_(chunk_bytes) {}
+      : input_(input), files_(list_directory(input.path, input.skip)), chunk_bytes_(chunk_bytes) {}
 
   bool next(RawRecord& r) override {
     if (index_ == files_.size()) return false;

@@ -35,34 +35,19 @@ uint64_t known_input_bytes(const InputOptions& in) {
   return total;
 }
 
-/// The job's output files, opened before any work so that a bad path fails at once, and
-/// committed together at the end (a failed run leaves none of them).
-struct OutputFiles {
-  std::optional<AtomicOutputFile> output, removed, pairs, clusters, stats;
+/// The job's output files, in the order they are committed, named by their parameters.
+std::vector<NamedPath> output_paths(const OutputOptions& o) {
+  return {{"outputs.output", o.output},
+          {"outputs.removed", o.removed},
+          {"outputs.pairs", o.pairs},
+          {"outputs.clusters", o.clusters},
+          {"outputs.stats", o.stats}};
+}
 
-  explicit OutputFiles(const OutputOptions& o) {
-    open(output, o.output);
-    open(removed, o.removed);
-    open(pairs, o.pairs);
-    open(clusters, o.clusters);
-    open(stats, o.stats);
-  }
-  void commit() {
-    for (auto* f : {&output, &removed, &pairs, &clusters, &stats}) {
-      if (*f) (*f)->commit();
-    }
-  }
-
- private:
-  static void open(std::optional<AtomicOutputFile>& f, const std::string& path) {
-    if (!path.empty()) f.emplace(path);
-  }
-};
-
-/// Writes through `file` when that output was asked for.
+/// Writes through the output with this parameter when it was asked for.
 template <class Write>
-void write_output(std::optional<AtomicOutputFile>& file, Write&& write) {
-  if (file) write(file->stream());
+void write_output(OutputSet& files, const char* parameter, Write&& write) {
+  if (AtomicOutputFile* file = files.file(parameter)) write(file->stream());
 }
 
 }  // namespace
@@ -112,8 +97,11 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   DedupSummary s;
   const std::unique_ptr<DedupMethod> method = make_method(job.config);
   const MethodNeeds needs = method->needs();
-  const InputOptions input = input_options(job, needs);
-  OutputFiles files(job.outputs);
+  InputOptions input = input_options(job, needs);
+  // Checked and opened before any work: an output that is an input, or two outputs on
+  // one file, stop the run here; a folder input does not read the outputs inside it.
+  OutputSet files(output_paths(job.outputs), input_paths(input));
+  files.skip_outputs(input);
   s.backend = method->backend();
 
   Progress p;
@@ -172,19 +160,19 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   report("write", reader);
   const auto t_write = clock_type::now();
   const auto& ids = kept.ids;
-  write_output(files.output, [&](std::ostream& out) {
+  write_output(files, "outputs.output", [&](std::ostream& out) {
     std::vector<uint8_t> keep(s.input.records, 0);
     for (size_t d = 0; d < kept.record_of.size(); ++d) keep[kept.record_of[d]] = s.result.representative[d] == d;
     reader.write_kept(keep, out);
   });
-  write_output(files.removed, [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
-  write_output(files.pairs, [&](std::ostream& out) {
+  write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
+  write_output(files, "outputs.pairs", [&](std::ostream& out) {
     detail::write_pairs(out, s.result, ids);
   });
-  write_output(files.clusters, [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
+  write_output(files, "outputs.clusters", [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
   s.seconds_write = since(t_write);
   s.seconds_total = since(t_start);
-  write_output(files.stats, [&](std::ostream& out) { out << stats_json(job, s); });
+  write_output(files, "outputs.stats", [&](std::ostream& out) { out << stats_json(job, s); });
   files.commit();
   return s;
 }

@@ -13,6 +13,14 @@
 namespace gpudedup {
 
 enum class InputFormat { automatic, jsonl, text, directory };
+
+/// Which file a path names, whatever the spelling or link: the device and inode numbers
+/// stat() gives.
+struct FileId {
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  bool operator==(const FileId& o) const { return device == o.device && inode == o.inode; }
+};
 /// "auto", "jsonl", "text", "dir" (from_string<InputFormat> reads them back).
 const char* to_string(InputFormat);
 
@@ -32,6 +40,10 @@ struct InputOptions {
   std::string meta_field;
   bool strict = false;         ///< the first bad record is fatal (data_error naming file:line)
   size_t report_limit = 5;     ///< bad records described in InputStats::reports
+  /// Files a folder input does not list: the run's own outputs (OutputSet::skip_outputs
+  /// adds them), so that a run writing into the folder it reads never reads its results.
+  /// Temporary output files (see AtomicOutputFile) are never listed either.
+  std::vector<FileId> skip_files;
 };
 
 struct InputStats {
@@ -80,24 +92,98 @@ class RecordReader {
   std::unique_ptr<Impl> impl_;
 };
 
-/// Writes to `path` through a temporary file in the same folder, renamed over `path` by
-/// commit(); destroyed without commit(), it removes the temporary file, so a failed run
-/// leaves no partial output.
+/// One output file: writes to `path` through a temporary file beside the file it names,
+/// which commit() renames over it; destroyed without commit(), it removes the temporary
+/// file, so a failed run leaves no partial output.
+///
+/// - The temporary is ".NAME.gpudedup-tmp.PID.N" in the target's folder; the folder
+///   lister never reads such a name, and one whose process is gone (a killed run) is
+///   removed by the next AtomicOutputFile made in that folder.
+/// - While one exists, SIGINT, SIGTERM, SIGHUP and SIGPIPE (each whose disposition was
+///   the default when the first temporary was made) remove every temporary of the
+///   process, then end it by the same signal (a shell reports 130, 143, 129, 141).
+/// - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N write to that open
+///   descriptor; a character or block device, a named pipe or a socket, or a symbolic
+///   link to one, is opened and written in place. Neither is ever renamed over, and both
+///   receive their bytes as they are written, not at commit().
+/// - A symbolic link to a regular file (or to a name that does not exist yet) is followed:
+///   the temporary sits in the folder of the file it points to and replaces that file;
+///   the link stays a link.
 class AtomicOutputFile {
  public:
-  /// @throws data_error naming the path when the temporary file cannot be created.
+  /// @throws data_error naming the path when the output is a folder, or when the
+  /// temporary file (or the device) cannot be opened.
   explicit AtomicOutputFile(std::string path);
   ~AtomicOutputFile();
   AtomicOutputFile(const AtomicOutputFile&) = delete;
   AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
   std::ostream& stream();
+  /// The path as given.
   const std::string& path() const;
-  /// Flushes, checks for write errors, renames. @throws data_error naming the path.
+  /// The file commit() replaces: the path with its symbolic links followed (the path
+  /// itself when written in place).
+  const std::string& target() const;
+  /// Written in place (a descriptor or device: no temporary, nothing to rename).
+  bool in_place() const;
+  /// Written in place and some bytes have reached the target already.
+  bool touched() const;
+  /// Flushes and checks for write errors, then fsyncs the temporary file; renames
+  /// nothing. @throws data_error naming the path.
+  void prepare();
+  /// prepare(), then renames the temporary over the target. @throws data_error naming
+  /// the path.
   void commit();
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// A path the caller names for messages by its API parameter ("outputs.removed").
+struct NamedPath {
+  std::string parameter;
+  std::string path;  ///< empty: not given (an output not asked for)
+};
+
+/// The output files of one run, checked and committed together.
+///
+/// Before anything is created, every output is compared with every other output and with
+/// everything the run was given (its inputs, a folder it keeps), by FileId and by path
+/// with links followed; a match is a usage_error naming both parameters. Outputs written
+/// in place (see AtomicOutputFile) may share a descriptor or device with each other.
+/// commit() is all or none as far as POSIX allows: every temporary is written, flushed and
+/// fsync'd before the first rename, so a failure up to then replaces no file; the renames
+/// follow in the order the outputs were given, and a failure among them names the outputs
+/// already written and those not.
+class OutputSet {
+ public:
+  /// `outputs` in commit order (an empty path: not asked for). `inputs`: what the run
+  /// reads (a folder may hold outputs: they are skipped by the lister, see skip_outputs).
+  /// `kept_folders`: folders the run owns (an index) that no output may be in.
+  /// "-" in `inputs` is standard input. @throws usage_error for a clash, data_error when
+  /// an output cannot be opened (nothing is left behind).
+  OutputSet(std::vector<NamedPath> outputs, std::vector<NamedPath> inputs,
+            std::vector<NamedPath> kept_folders = {});
+  ~OutputSet();
+  OutputSet(const OutputSet&) = delete;
+  OutputSet& operator=(const OutputSet&) = delete;
+
+  /// The file of the output with this parameter; nullptr when its path was empty.
+  AtomicOutputFile* file(const std::string& parameter);
+  /// Adds every output that exists now to `input.skip_files`.
+  void skip_outputs(InputOptions& input) const;
+  /// Drops an output: its temporary is removed and commit() leaves its target alone.
+  void discard(const std::string& parameter);
+  /// Commits every output (see the class comment). @throws data_error.
+  void commit();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The `inputs` argument of OutputSet for these input options: each path, named
+/// `input.paths`.
+std::vector<NamedPath> input_paths(const InputOptions& input);
 
 }  // namespace gpudedup

@@ -14,8 +14,10 @@
 
 namespace gpudedup {
 
-/// Where results go; an empty path means "do not write it". Every file is written under
-/// a temporary name and renamed at the end (AtomicOutputFile).
+/// Where results go; an empty path means "do not write it". run_dedup() checks them as
+/// an OutputSet before any work (no output may be an input or share a file with another;
+/// a usage_error names both parameters, `outputs.output` and `input.paths` say) and
+/// commits them together at the end: a failed run replaces none of them.
 struct OutputOptions {
   std::string output;    ///< kept records, byte-for-byte copies, in input order
   std::string removed;   ///< TSV: id <TAB> duplicate_of
@@ -54,8 +56,9 @@ struct DedupJob {
   size_t batch_max_bytes = size_t(256) << 20;///< text bytes per batch
 };
 
-/// Runs the job. @throws usage_error for bad options, data_error for unreadable input,
-/// strict-mode bad records and write failures (no partial output file is left).
+/// Runs the job. @throws usage_error for bad options and clashing outputs, data_error for
+/// unreadable input, strict-mode bad records and write failures (no partial output file
+/// is left; OutputSet::commit() says which files a failure among the renames left written).
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress = {});
 
 /// The stats JSON written by --stats (also useful to print).

@@ -96,3 +96,24 @@ TEST_F(IndexCli, AStoppedAddStillReportsWhatItIndexed) {
   EXPECT_EQ(run("index query " + idx + " " + path("in.jsonl") + " --similarity containment", nullptr, &err), 2);
   EXPECT_NE(err.find("--similarity is fixed"), std::string::npos) << err;
 }
+
+// An output of index add or query that is an input, or inside the index folder, is
+// refused before the index is touched.
+TEST_F(IndexCli, AnOutputThatIsAnInputOrInTheIndexIsRefused) {
+  const std::string idx = path("idx"), in = path("in.jsonl");
+  ASSERT_EQ(run("index create " + idx), 0);
+  const std::string corpus = line("a", text_a) + line("b", text_b);
+  std::ofstream(in) << corpus;
+  std::string err;
+  EXPECT_EQ(run("index add " + idx + " " + in + " --only-new -o " + in, nullptr, &err), 2);
+  EXPECT_NE(err.find("--output and the input name the same file"), std::string::npos) << err;
+  EXPECT_EQ(run("index add " + idx + " " + in + " --only-new --answers " + in, nullptr, &err), 2);
+  EXPECT_NE(err.find("--answers and the input name the same file"), std::string::npos) << err;
+  EXPECT_EQ(run("index query " + idx + " " + in + " -o " + in, nullptr, &err), 2);
+  EXPECT_EQ(run("index add " + idx + " " + in + " --only-new --answers " + idx + "/answers.tsv", nullptr, &err), 2);
+  EXPECT_NE(err.find("is inside the index folder"), std::string::npos) << err;
+  EXPECT_EQ(read(in), corpus);
+  std::string out;
+  ASSERT_EQ(run("index stats " + idx + " --json", &out), 0);
+  EXPECT_NE(out.find("\"documents\": 0,"), std::string::npos) << out;
+}

@@ -1,5 +1,7 @@
-// The second pass (write_kept) and AtomicOutputFile.
+// The second pass (write_kept), AtomicOutputFile and OutputSet.
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -20,6 +22,19 @@ size_t files_in(const std::filesystem::path& dir) {
   for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.is_regular_file();
   return n;
 }
+
+/// The message of the exception `make` throws as E; "" when it throws nothing.
+template <class E, class Make>
+std::string error_of(Make&& make) {
+  try {
+    make();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -110,14 +125,13 @@ TEST(IoAtomicOutput, ErrorsNameThePath) {
     EXPECT_EQ(std::string(e.what()).rfind(in_missing_folder + ":", 0), 0u) << e.what();
   }
   std::filesystem::create_directories(dir.path("a_folder/inner"));
-  AtomicOutputFile over_folder(dir.path("a_folder"));
-  over_folder.stream() << "x";
   try {
-    over_folder.commit();
+    AtomicOutputFile over_folder(dir.path("a_folder"));  // refused before anything is written
     FAIL() << "no error";
   } catch (const data_error& e) {
     EXPECT_NE(std::string(e.what()).find(dir.path("a_folder")), std::string::npos) << e.what();
   }
+  EXPECT_EQ(files_in(dir.dir()), 0u);
 }
 
 TEST(IoAtomicOutput, DevicesAndPipesAreWrittenInPlace) {
@@ -138,4 +152,130 @@ TEST(IoAtomicOutput, DevicesAndPipesAreWrittenInPlace) {
   ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the pipe is still a pipe";
   EXPECT_EQ(files_in(dir.dir()), 0u) << "no temporary (regular) file beside the pipe";
+}
+
+TEST(IoAtomicOutput, ALinkToAFileReplacesTheFileAndStaysALink) {
+  TempDir dir;
+  const auto real = dir.write("sub/real.txt", "old");
+  ASSERT_EQ(::chmod(real.c_str(), 0640), 0);
+  ASSERT_EQ(::symlink("sub/real.txt", dir.path("link").c_str()), 0);
+  {
+    AtomicOutputFile out(dir.path("link"));
+    EXPECT_EQ(out.target(), dir.path("sub/real.txt"));
+    EXPECT_FALSE(out.in_place());
+    out.stream() << "new";
+    out.commit();
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.path("link")));
+  EXPECT_EQ(io_test::read_file(real), "new");
+  struct stat st {};
+  ASSERT_EQ(::stat(real.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u) << "a replaced file keeps its permissions";
+  EXPECT_EQ(files_in(dir.path("sub")), 1u);
+}
+
+TEST(IoAtomicOutput, ALinkToAnOpenDescriptorWritesThroughIt) {
+  // What /dev/stdout is when stdout goes to a file: opening the link would open the file
+  // anew (truncating a log opened for append), renaming over it would replace the link.
+  TempDir dir;
+  const auto log = dir.write("log", "earlier\n");
+  const int fd = ::open(log.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+  ASSERT_EQ(::symlink(proc.c_str(), dir.path("out").c_str()), 0);
+  {
+    AtomicOutputFile out(dir.path("out"));
+    EXPECT_TRUE(out.in_place());
+    out.stream() << "appended\n";
+    out.commit();
+  }
+  ::close(fd);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.path("out")));
+  EXPECT_EQ(io_test::read_file(log), "earlier\nappended\n");
+  EXPECT_EQ(files_in(dir.dir()), 1u);
+}
+
+TEST(IoOutputSet, ClashesAreRefusedBeforeAnythingIsCreated) {
+  TempDir dir;
+  const auto in = dir.write("in.jsonl", "{}\n");
+  const auto msg = error_of<usage_error>([&] {
+    OutputSet set({{"outputs.output", dir.path("k")}, {"outputs.removed", in}}, {{"input.paths", in}});
+  });
+  EXPECT_EQ(msg, "`outputs.removed` and `input.paths` name the same file " + in +
+                     ": an output never replaces what the run reads; write it to another path");
+  EXPECT_TRUE(has(error_of<usage_error>([&] {
+                    OutputSet set({{"outputs.output", dir.path("k")}, {"outputs.pairs", dir.path("./k")}}, {});
+                  }),
+                  "`outputs.output` and `outputs.pairs` name the same file"));
+  EXPECT_TRUE(has(error_of<usage_error>([&] {
+                    OutputSet set({{"index.output", dir.path("ix/a")}}, {}, {{"index.dir", dir.path("ix")}});
+                  }),
+                  "is inside `index.dir`"));
+  EXPECT_EQ(files_in(dir.dir()), 1u);
+  // Devices and descriptors only interleave: they may be shared, and be inputs.
+  OutputSet devices({{"outputs.output", "/dev/null"}, {"outputs.removed", "/dev/null"}},
+                    {{"input.paths", "/dev/null"}});
+  EXPECT_TRUE(devices.file("outputs.output")->in_place());
+  EXPECT_EQ(devices.file("outputs.stats"), nullptr);
+}
+
+TEST(IoOutputSet, AFailureBeforeTheFirstRenameReplacesNothing) {
+  TempDir dir;
+  const auto old = dir.write("k", "old");
+  try {
+    OutputSet set({{"outputs.output", old}, {"outputs.stats", "/dev/full"}}, {});
+    set.file("outputs.output")->stream() << "new";
+    set.file("outputs.stats")->stream() << "{}";
+    set.commit();
+    FAIL() << "no error";
+  } catch (const data_error& e) {
+    EXPECT_TRUE(has(e.what(), "/dev/full: writing the output failed")) << e.what();
+    EXPECT_TRUE(has(e.what(), "; nothing was written")) << e.what();
+  }
+  EXPECT_EQ(io_test::read_file(old), "old");
+  EXPECT_EQ(files_in(dir.dir()), 1u);
+}
+
+TEST(IoOutputSet, AFailureAmongTheRenamesNamesWhatWasWritten) {
+  TempDir dir;
+  try {
+    OutputSet set({{"p.a", dir.path("a")}, {"p.b", dir.path("b")}, {"p.c", dir.path("c")}}, {});
+    for (const char* p : {"p.a", "p.b", "p.c"}) set.file(p)->stream() << p;
+    dir.write("b/in_the_way", "");  // a folder where b goes: its rename fails
+    set.commit();
+    FAIL() << "no error";
+  } catch (const data_error& e) {
+    EXPECT_TRUE(has(e.what(), dir.path("b") + ": cannot replace the output")) << e.what();
+    EXPECT_TRUE(has(e.what(), "; written: `p.a` " + dir.path("a") + "; not written: `p.b` " + dir.path("b") +
+                                  ", `p.c` " + dir.path("c")))
+        << e.what();
+  }
+  EXPECT_EQ(io_test::read_file(dir.path("a")), "p.a");
+  EXPECT_FALSE(std::filesystem::exists(dir.path("c")));
+  EXPECT_EQ(files_in(dir.dir()), 1u) << "no temporary is left";
+}
+
+TEST(IoOutputSet, DiscardedOutputsAreNotWritten) {
+  TempDir dir;
+  OutputSet set({{"index.output", dir.path("kept")}, {"index.answers", dir.path("answers")}}, {});
+  set.file("index.answers")->stream() << "answers";
+  set.discard("index.output");
+  EXPECT_EQ(set.file("index.output"), nullptr);
+  set.commit();
+  EXPECT_EQ(io_test::read_file(dir.path("answers")), "answers");
+  EXPECT_FALSE(std::filesystem::exists(dir.path("kept")));
+}
+
+TEST(IoOutputSet, AFolderInputSkipsTheOutputsAndTemporaries) {
+  TempDir dir;
+  dir.write("d/a.txt", "a");
+  dir.write("d/kept.txt", "an output of an earlier run");
+  dir.write("d/.x.gpudedup-tmp.12.0", "another run's temporary");
+  dir.write("d/.x.tmp.12.0", "not ours: read");
+  InputOptions input = options_for({dir.path("d")});
+  OutputSet set({{"outputs.output", dir.path("d/kept.txt")}}, input_paths(input));
+  set.skip_outputs(input);
+  std::vector<std::string> ids;
+  for (const auto& d : io_test::read_all(input)) ids.push_back(d.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{".x.tmp.12.0", "a.txt"}));
 }

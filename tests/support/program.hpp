@@ -1,6 +1,9 @@
 #pragma once
 // Test helpers for running the gpudedup program (GPUDEDUP_BINARY) and other commands.
+#include <sys/types.h>
+
 #include <string>
+#include <vector>
 
 namespace test_support {
 
@@ -17,5 +20,13 @@ struct CliRun {
 /// Runs `gpudedup <args>`; `args` are words for the shell, so they may redirect stdin
 /// (`< file`). Captures stdout and stderr.
 CliRun run_cli(const std::string& args);
+
+/// Starts `gpudedup <args>` (no shell) with SIGINT, SIGTERM and SIGHUP at their default
+/// dispositions, whatever the test's own, and stdout and stderr to `log`.
+pid_t start_cli(const std::vector<std::string>& args, const std::string& log);
+
+/// Waits for a process start_cli() started; its exit code, or 128 + the signal that
+/// killed it (as run_shell).
+int wait_cli(pid_t pid);
 
 }  // namespace test_support

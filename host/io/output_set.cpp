@@ -1,0 +1,182 @@
+// OutputSet: the outputs of one run checked against each other and against what the run
+// was given before any is created, then committed all or none as far as POSIX allows.
+#include <filesystem>
+#include <memory>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/io.hpp"
+#include "host/io/output_target.hpp"
+
+namespace gpudedup {
+namespace {
+
+/// Something the run reads or keeps, as found before the run.
+struct Given {
+  NamedPath name;
+  bool exists = false;
+  bool regular = false;
+  FileId id;
+  std::string key;  ///< the path with its links resolved (kept folders only)
+};
+
+/// `with_key`: a folder whose contents are compared by path too.
+Given examine(const NamedPath& n, bool with_key) {
+  Given g;
+  g.name = n;
+  g.exists = io::identify(n.path, g.id, &g.regular);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (with_key) g.key = fs::weakly_canonical(fs::absolute(n.path, ec), ec).generic_string();
+  return g;
+}
+
+std::string quoted(const NamedPath& n) { return "`" + n.parameter + "`"; }
+
+/// "the same file X", or "the same file (X and Y)" when they are spelled differently.
+std::string same_file(const std::string& a, const std::string& b) {
+  return "name the same file " + (a == b ? a : "(" + a + " and " + b + ")");
+}
+
+[[noreturn]] void clash(const NamedPath& out, const NamedPath& other, const std::string& why) {
+  throw usage_error(quoted(out) + " and " + quoted(other) + " " + same_file(out.path, other.path) + ": " + why);
+}
+
+/// Whether `key` is `folder` or a path inside it.
+bool inside(const std::string& key, const std::string& folder) {
+  if (key.size() < folder.size() || key.compare(0, folder.size(), folder) != 0) return false;
+  return key.size() == folder.size() || key[folder.size()] == '/' || folder == "/";
+}
+
+struct Output {
+  NamedPath name;
+  io::OutputTarget target;
+  std::unique_ptr<AtomicOutputFile> file;  ///< null once discarded
+};
+
+/// Two outputs clash when one would replace or truncate the other's file. Descriptors
+/// and devices are written in place: two of them on one node only interleave.
+bool outputs_clash(const io::OutputTarget& a, const io::OutputTarget& b) {
+  using Kind = io::OutputTarget::Kind;
+  if (a.kind == Kind::file && b.kind == Kind::file && a.key == b.key) return true;
+  if (!a.exists || !b.exists || !(a.id == b.id) || !a.regular) return false;
+  return !(a.kind == Kind::descriptor && b.kind == Kind::descriptor);
+}
+
+}  // namespace
+
+std::vector<NamedPath> input_paths(const InputOptions& input) {
+  std::vector<NamedPath> named;
+  for (const auto& p : input.paths) named.push_back({"input.paths", p});
+  return named;
+}
+
+struct OutputSet::Impl {
+  std::vector<Output> outputs;
+
+  Output* find(const std::string& parameter) {
+    for (auto& o : outputs)
+      if (o.name.parameter == parameter) return &o;
+    return nullptr;
+  }
+
+  void check(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& kept_folders) const {
+    std::vector<Given> read, kept;
+    for (const auto& n : inputs)
+      if (!n.path.empty()) read.push_back(examine(n, false));
+    for (const auto& n : kept_folders)
+      if (!n.path.empty()) kept.push_back(examine(n, true));
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const Output& o = outputs[i];
+      for (size_t j = 0; j < i; ++j) {
+        if (outputs_clash(outputs[j].target, o.target))
+          clash(outputs[j].name, o.name, "each output needs a file of its own; give another path to one of them");
+      }
+      // A device or pipe read as input may be written as output (a terminal is both).
+      for (const Given& g : read) {
+        if (g.exists && g.regular && o.target.exists && o.target.id == g.id)
+          clash(o.name, g.name, "an output never replaces what the run reads; write it to another path");
+      }
+      for (const Given& g : kept) {
+        if (o.target.kind == io::OutputTarget::Kind::file && !g.key.empty() && inside(o.target.key, g.key))
+          throw usage_error(quoted(o.name) + " " + o.name.path + " is inside " + quoted(g.name) + " " + g.name.path +
+                            ", which holds only its own files; write it elsewhere");
+      }
+    }
+  }
+
+  /// The outputs still to commit.
+  std::vector<Output*> live() {
+    std::vector<Output*> l;
+    for (auto& o : outputs)
+      if (o.file) l.push_back(&o);
+    return l;
+  }
+};
+
+OutputSet::OutputSet(std::vector<NamedPath> outputs, std::vector<NamedPath> inputs,
+                     std::vector<NamedPath> kept_folders)
+    : impl_(std::make_unique<Impl>()) {
+  auto& m = *impl_;
+  for (auto& n : outputs) {
+    if (n.path.empty()) continue;
+    Output o;
+    o.name = std::move(n);
+    o.target = io::resolve_output(o.name.path);
+    m.outputs.push_back(std::move(o));
+  }
+  m.check(inputs, kept_folders);
+  // Opened in order; a failure destroys those opened before, removing their temporaries.
+  for (auto& o : m.outputs) o.file = std::make_unique<AtomicOutputFile>(o.name.path);
+}
+
+OutputSet::~OutputSet() = default;
+
+AtomicOutputFile* OutputSet::file(const std::string& parameter) {
+  Output* o = impl_->find(parameter);
+  return o ? o->file.get() : nullptr;
+}
+
+void OutputSet::skip_outputs(InputOptions& input) const {
+  for (const auto& o : impl_->outputs)
+    if (o.target.exists) input.skip_files.push_back(o.target.id);
+}
+
+void OutputSet::discard(const std::string& parameter) {
+  if (Output* o = impl_->find(parameter)) o->file.reset();
+}
+
+void OutputSet::commit() {
+  const std::vector<Output*> live = impl_->live();
+  auto append = [](std::string& list, const Output& o) {
+    list += (list.empty() ? "" : ", ") + quoted(o.name) + " " + o.name.path;
+  };
+  // Every temporary is written and synced before the first rename: a failure here
+  // replaces nothing (an output written in place has had its bytes as they came).
+  for (Output* o : live) {
+    try {
+      o->file->prepare();
+    } catch (const data_error& e) {
+      std::string touched;
+      for (const Output* x : live)
+        if (x->file->touched()) append(touched, *x);
+      throw data_error(std::string(e.what()) + (touched.empty() ? "; nothing was written"
+                                                                : "; no file was replaced; written in place as the "
+                                                                  "run went: " + touched));
+    }
+  }
+  for (size_t i = 0; i < live.size(); ++i) {
+    try {
+      live[i]->file->commit();
+    } catch (const data_error& e) {
+      std::string written, not_written;
+      for (size_t j = 0; j < live.size(); ++j) {
+        if (j < i || live[j]->file->touched()) append(written, *live[j]);
+        else if (!live[j]->file->in_place()) append(not_written, *live[j]);
+      }
+      throw data_error(std::string(e.what()) + "; written: " + (written.empty() ? "none" : written) +
+                       "; not written: " + not_written);
+    }
+  }
+}
+
+}  // namespace gpudedup
