@@ -5,7 +5,8 @@
 //    so that callers can split the work and retry.
 //  - GD_CUDA_CHECK_LAUNCH(): cudaGetLastError() after every kernel launch.
 //  - device_buffer<T>(n, stream): cudaMallocAsync / cudaFreeAsync on an explicit stream,
-//    move-only; the destructor never throws.
+//    move-only; the destructor never throws. Every allocation is counted, and fault
+//    injection (kernels/device/device_overrides.hpp) may make it fail as out of memory.
 //  - pinned_buffer<T>: page-locked host memory (cudaMallocHost) for async copies.
 //  - to_device(vector, stream): a device_buffer holding a copy of a host vector.
 #include <cuda_runtime.h>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "gpudedup/errors.hpp"
+#include "kernels/device/device_overrides.hpp"
 
 namespace gpudedup::detail {
 
@@ -62,7 +64,8 @@ class device_buffer {
   device_buffer(size_t n, cudaStream_t stream) : stream_(stream) {
     if (n == 0) return;
     void* p = nullptr;
-    GD_CUDA_TRY(cudaMallocAsync(&p, n * sizeof(T), stream));
+    GD_CUDA_TRY(injected_device_oom(n * sizeof(T)) ? cudaErrorMemoryAllocation
+                                                    : cudaMallocAsync(&p, n * sizeof(T), stream));
     data_ = static_cast<T*>(p);
     size_ = n;
   }
