@@ -453,6 +453,14 @@ TEST_F(CudaBackendGpuSmallCard, EveryAllocationFailingOnceEqualsCpu) {
   }
 }
 
+TEST_F(CudaBackendGpuSmallCard, PageableStagingEqualsCpu) {
+  test_support::ScopedDeviceOverrides env("1M", "pinned-oom");  // several sub-batches through the staging
+  for (const Case& c : cases()) {
+    expect_same(run_engine(c.config, Backend::cpu, corpus_), run_engine(c.config, Backend::cuda, corpus_),
+                std::string(c.name) + " pinned-oom");
+  }
+}
+
 TEST(CudaBackendWithoutDevice, CudaBackendIsAUsageErrorWithAReason) {
   if (have_device()) GTEST_SKIP() << "a CUDA device is present";
   Config c;
