@@ -461,6 +461,32 @@ TEST_F(CudaBackendGpuSmallCard, PageableStagingEqualsCpu) {
   }
 }
 
+TEST_F(CudaBackendGpuSmallCard, BucketsEncodedInPiecesEqualCpu) {
+  // The band's run-length encoding in pieces of a few keys (kernels/device/run_length.cuh),
+  // with runs (buckets) longer than a piece among them.
+  const Case c = cases()[4];  // one-char shingles, 10 bands of 3 rows: large buckets
+  const auto spec = detail::make_sketch_spec(c.config);
+  auto cpu = detail::make_cpu_backend(spec);
+  const DocumentBatch batch = CorpusMaker(79).corpus(300, false);
+  const uint32_t P = c.config.minhash.num_perm;
+  Signatures sigs;
+  sigs.num_perm = P;
+  sigs.values.assign(batch.size() * P, 0);
+  std::vector<uint32_t> sizes(batch.size());
+  cpu->sketch(batch, sigs.values.data(), sizes.data(), nullptr);
+  const detail::CorpusView view{&sigs, &sizes, nullptr};
+  for (const char* rule : {"cub-items:1", "cub-items:2", "cub-items:7", "cub-items:100"}) {
+    test_support::ScopedDeviceOverrides env(nullptr, rule);
+    auto gpu = detail::make_cuda_backend(spec);
+    for (uint32_t band = 0; band < c.config.lsh.bands; ++band) {
+      std::vector<std::pair<uint32_t, uint32_t>> cpu_cand, gpu_cand;
+      cpu->band_candidates(view, band, c.config.lsh.rows, cpu_cand);
+      gpu->band_candidates(view, band, c.config.lsh.rows, gpu_cand);
+      ASSERT_EQ(cpu_cand, gpu_cand) << rule << " band " << band;
+    }
+  }
+}
+
 TEST(CudaBackendWithoutDevice, CudaBackendIsAUsageErrorWithAReason) {
   if (have_device()) GTEST_SKIP() << "a CUDA device is present";
   Config c;
