@@ -135,6 +135,11 @@ void check_device(int ordinal) {
     throw usage_error("`device` " + std::to_string(ordinal) + ": this machine has " + std::to_string(count) +
                       " CUDA device(s), numbered 0.." + std::to_string(count - 1));
   }
+  for (const DeviceInfo& d : status.unusable) {
+    if (d.ordinal == ordinal) {
+      throw usage_error("`device` " + std::to_string(ordinal) + " (" + d.name + "): " + d.problem);
+    }
+  }
 }
 
 }  // namespace

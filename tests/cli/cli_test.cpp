@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "gpudedup/device.hpp"
 #include "gpudedup/sketch_file.hpp"
 #include "support/files.hpp"
 #include "support/program.hpp"
@@ -193,6 +194,25 @@ TEST_F(CliTest, InfoAndHelp) {
   EXPECT_EQ(run("info").code, 0);
   EXPECT_EQ(run("dedup --help").code, 0);
   EXPECT_EQ(run("--help").code, 0);
+}
+
+TEST_F(CliTest, InfoSaysWhyNoDeviceIsUsedAndCudaFailsWithIt) {
+  const gpudedup::CudaStatus s = gpudedup::cuda_status();
+  const RunResult info = run("info");
+  ASSERT_EQ(info.code, 0);
+  if (s.compiled) EXPECT_NE(info.out.find("compiled for " + s.architectures), std::string::npos) << info.out;
+  for (const auto& d : s.unusable) EXPECT_NE(info.out.find(d.problem), std::string::npos) << info.out;
+  if (!s.devices.empty()) return;
+  EXPECT_NE(info.out.find("none usable (" + s.reason + ")"), std::string::npos) << info.out;
+  write("in.jsonl", corpus());
+  const RunResult cuda = run("dedup --backend cuda --quiet " + path("in.jsonl"));
+  EXPECT_EQ(cuda.code, 2);
+  EXPECT_NE(cuda.err.find(s.reason), std::string::npos) << cuda.err;
+  // auto falls back to the CPU; a note only when a device is there that the build cannot use
+  const RunResult automatic = run("dedup --backend auto --quiet " + path("in.jsonl"));
+  EXPECT_EQ(automatic.code, 0) << automatic.err;
+  EXPECT_EQ(automatic.err.find("--backend auto runs on the CPU") != std::string::npos, !s.unusable.empty())
+      << automatic.err;
 }
 
 TEST_F(CliTest, SimHashDedupListsHammingDistances) {
