@@ -1,7 +1,8 @@
-// The CPU all-pairs Bloom search: filters sorted by popcount, swept in 64 x 64 tiles
-// (one row filter against a tile's 64 consecutive column filters at a time, vectorized in
-// bloom_row_dots); a column tile whose smallest popcount is out of reach of the row
-// tile's largest ends the row tile's sweep.
+// The all-pairs Bloom searches. The CPU's: filters sorted by popcount, swept in 64 x 64
+// tiles (one row filter against a tile's 64 consecutive column filters at a time,
+// vectorized in bloom_row_dots); a column tile whose smallest popcount is out of reach of
+// the row tile's largest ends the row tile's sweep. The GPU's host side: the chunks the
+// CUDA search hands back, gathered and thinned like the CPU's.
 #include <omp.h>
 
 #include <algorithm>
@@ -124,6 +125,31 @@ std::vector<BloomPair> bloom_cpu_pairs(const BloomFilters& f, BloomMeasure m, do
   std::sort(pairs.begin(), pairs.end(), by_pair);
   if (passed) *passed = total;
   return pairs;
+}
+
+bool bloom_gpu_pairs(const BloomFilters& f, BloomMeasure m, double t, int device, bool forest_only,
+                     uint64_t* passed, std::vector<BloomPair>& out) {
+  const SortedFilters s = sort_by_popcount(f);
+  UnionFind uf(forest_only ? f.size() : 0);
+  uint64_t total = 0;
+  size_t thin_at = forest_compact_at;  // doubles with the forest, so thinning stays linear
+  out.clear();
+  const bool done = bloom_sorted_pairs_cuda(s, m, t, device, [&](std::vector<BloomPair>& chunk) {
+    total += chunk.size();
+    to_document_pairs(s, chunk);
+    out.insert(out.end(), chunk.begin(), chunk.end());
+    if (forest_only && out.size() >= thin_at) {
+      keep_forest(out, uf);  // the forest so far plus new pairs: the forest of all of them
+      thin_at = std::max(forest_compact_at, 2 * out.size());
+    }
+  });
+  if (!done) {
+    out.clear();
+    return false;
+  }
+  std::sort(out.begin(), out.end(), by_pair);
+  if (passed) *passed = total;
+  return true;
 }
 
 }  // namespace detail

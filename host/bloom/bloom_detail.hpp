@@ -31,4 +31,11 @@ void bloom_row_dots(const uint64_t* x, const uint64_t* cols, size_t count, uint3
 std::vector<BloomPair> bloom_cpu_pairs(const BloomFilters& f, BloomMeasure m, double t, int threads, bool forest_only,
                                        uint64_t* passed);
 
+/// The CUDA tiled search on device `device` with bloom_cpu_pairs' contract: out holds the
+/// passing pairs (forest_only: a superset of those the clustering uses, thinned as the
+/// chunks come), sorted by (a, b), and *passed counts them all. @return false when the
+/// device ran out of memory (out is then empty and the caller runs bloom_cpu_pairs).
+bool bloom_gpu_pairs(const BloomFilters& f, BloomMeasure m, double t, int device, bool forest_only,
+                     uint64_t* passed, std::vector<BloomPair>& out);
+
 }  // namespace gpudedup::detail

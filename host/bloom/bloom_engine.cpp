@@ -61,12 +61,12 @@ struct BloomEngine::Impl {
       return std::move(lsh.pairs);
     }
     *candidates = nonempty * (nonempty - (nonempty > 0)) / 2;  // every pair is considered
-    if (backend == Backend::cpu) return detail::bloom_cpu_pairs(corpus, b.measure, t, config.threads, !config.all_pairs, passed);
-    const detail::SortedFilters sorted = detail::sort_by_popcount(corpus);
-    pairs = detail::bloom_sorted_pairs_cuda(sorted, b.measure, t, config.device);
-    detail::to_document_pairs(sorted, pairs);
-    *passed = pairs.size();
-    return pairs;
+    if (backend == Backend::cuda &&
+        detail::bloom_gpu_pairs(corpus, b.measure, t, config.device, !config.all_pairs, passed, pairs)) {
+      return pairs;
+    }
+    // The CPU backend, or the device ran out of memory: the CPU search gives the same pairs.
+    return detail::bloom_cpu_pairs(corpus, b.measure, t, config.threads, !config.all_pairs, passed);
   }
 };
 

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
 
 namespace gpudedup::cli {
@@ -79,6 +80,14 @@ void add_backend_options(cxxopts::Options& o) {
 
 void read_backend_options(const cxxopts::ParseResult& r, Config& c) {
   c.backend = enum_option<Backend>(r, "backend");
+  if (c.backend == Backend::automatic) {
+    // A GPU this build cannot run is worth a word: auto falls back to the CPU silently
+    // only when there is no GPU at all.
+    const CudaStatus status = cuda_status();
+    if (status.devices.empty() && !status.unusable.empty()) {
+      std::cerr << "gpudedup: --backend auto runs on the CPU: " << status.reason << "\n";
+    }
+  }
   c.threads = option<int>(r, "threads");
   GD_EXPECTS(c.threads >= 0, "--threads must be >= 0");
   c.device = option<int>(r, "device");

@@ -38,7 +38,10 @@ std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>&, cons
   no_cuda();
 }
 
-std::vector<BloomPair> bloom_sorted_pairs_cuda(const SortedFilters&, BloomMeasure, double, int) { no_cuda(); }
+bool bloom_sorted_pairs_cuda(const SortedFilters&, BloomMeasure, double, int,
+                             const std::function<void(std::vector<BloomPair>&)>&) {
+  no_cuda();
+}
 
 }  // namespace detail
 }  // namespace gpudedup

@@ -29,11 +29,6 @@ constexpr int max_split_depth = 8;
 /// differing by at most one. Requires popcount(bits) >= parts.
 std::vector<uint64_t> split_bits(uint64_t bits, uint32_t parts);
 
-/// All pairs of distinct values (sorted, unique) within distance k: indexes into values,
-/// a < b, unsorted. CPU: radix sort per table, runs walked in parallel (table_search.cpp).
-std::vector<HammingPair> search_distinct_cpu(const std::vector<uint64_t>& values, const HammingPlan& plan,
-                                             int threads);
-
 /// Equal fingerprints collapsed: values sorted unique; members of value g are
 /// members[offsets[g], offsets[g+1]), ascending.
 struct DistinctFingerprints {
@@ -62,10 +57,6 @@ void make_idf_table(const std::vector<uint64_t>& hashes, const std::vector<uint3
 /// table: sort + reduce by key, then a merge with the table so far (df_table.cpp).
 void count_document_frequencies(const SimHashSpec& spec, const DocumentBatch& batch,
                                 std::vector<uint64_t>& hashes, std::vector<uint32_t>& df);
-
-/// CPU fingerprints: fps[i] and the number of feature occurrences of document i.
-void simhash_fingerprints_cpu(const SimHashSpec& spec, const DocumentBatch& batch, uint64_t* fps,
-                              uint32_t* feature_counts);
 
 /// Fingerprint of one normalized text (the per-document loop both backends mirror).
 uint64_t simhash_fingerprint_text(const SimHashSpec& spec, const uint8_t* text, size_t n, uint32_t* features);

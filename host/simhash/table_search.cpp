@@ -31,14 +31,14 @@ void radix_sort(std::vector<KeyIndex>& a, uint64_t mask) {
 }  // namespace
 
 std::vector<HammingPair> search_distinct_cpu(const std::vector<uint64_t>& values, const HammingPlan& plan,
-                                             int threads) {
+                                             int threads, size_t first_table) {
   const size_t n = values.size();
   if (threads <= 0) threads = omp_get_max_threads();
   std::vector<std::vector<HammingPair>> found(static_cast<size_t>(threads));
   std::vector<KeyIndex> sorted(n);
   std::vector<uint32_t> order(n);
   std::vector<std::pair<size_t, size_t>> runs;  // [begin, end) of runs of two or more
-  for (size_t t = 0; t < plan.table_masks.size(); ++t) {
+  for (size_t t = first_table; t < plan.table_masks.size(); ++t) {
     const uint64_t mask = plan.table_masks[t];
     const std::vector<uint64_t> forbidden(plan.table_masks.begin(), plan.table_masks.begin() + long(t));
     for (size_t i = 0; i < n; ++i) sorted[i] = {values[i] & mask, uint32_t(i)};

@@ -5,8 +5,10 @@
 //    so that callers can split the work and retry.
 //  - GD_CUDA_CHECK_LAUNCH(): cudaGetLastError() after every kernel launch.
 //  - device_buffer<T>(n, stream): cudaMallocAsync / cudaFreeAsync on an explicit stream,
-//    move-only; the destructor never throws.
-//  - pinned_buffer<T>: page-locked host memory (cudaMallocHost) for async copies.
+//    move-only; the destructor never throws. Every allocation is counted, and fault
+//    injection (kernels/device/device_overrides.hpp) may make it fail as out of memory.
+//  - pinned_buffer<T>: page-locked host memory (cudaMallocHost) for async copies; when
+//    none can be had, pageable memory (copies from it are synchronous: slower, same bytes).
 //  - to_device(vector, stream): a device_buffer holding a copy of a host vector.
 #include <cuda_runtime.h>
 
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "gpudedup/errors.hpp"
+#include "kernels/device/device_overrides.hpp"
 
 namespace gpudedup::detail {
 
@@ -62,7 +65,8 @@ class device_buffer {
   device_buffer(size_t n, cudaStream_t stream) : stream_(stream) {
     if (n == 0) return;
     void* p = nullptr;
-    GD_CUDA_TRY(cudaMallocAsync(&p, n * sizeof(T), stream));
+    GD_CUDA_TRY(injected_device_oom(n * sizeof(T)) ? cudaErrorMemoryAllocation
+                                                    : cudaMallocAsync(&p, n * sizeof(T), stream));
     data_ = static_cast<T*>(p);
     size_ = n;
   }
@@ -100,6 +104,9 @@ class device_buffer {
 };
 
 /// Page-locked host memory; grows on demand, never shrinks. Contents are not kept by grow.
+/// When page-locked memory runs out (or fault injection says so), it holds pageable memory
+/// instead: cudaMemcpyAsync from it is synchronous with the host, so the copies lose their
+/// overlap but move the same bytes, and the caller may reuse the buffer as before.
 template <class T>
 class pinned_buffer {
  public:
@@ -108,37 +115,53 @@ class pinned_buffer {
   pinned_buffer(const pinned_buffer&) = delete;
   pinned_buffer& operator=(const pinned_buffer&) = delete;
   pinned_buffer(pinned_buffer&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), capacity_(std::exchange(o.capacity_, 0)) {}
+      : data_(std::exchange(o.data_, nullptr)),
+        capacity_(std::exchange(o.capacity_, 0)),
+        pageable_(std::exchange(o.pageable_, false)) {}
   pinned_buffer& operator=(pinned_buffer&& o) noexcept {
     if (this != &o) {
       reset();
       data_ = std::exchange(o.data_, nullptr);
       capacity_ = std::exchange(o.capacity_, 0);
+      pageable_ = std::exchange(o.pageable_, false);
     }
     return *this;
   }
 
   /// Makes room for n elements (the caller must know no copy still reads the old memory).
+  /// @throws data_error on a CUDA failure other than out of memory; std::bad_alloc.
   void reserve(size_t n) {
     if (n <= capacity_) return;
     reset();
     void* p = nullptr;
-    GD_CUDA_TRY(cudaMallocHost(&p, n * sizeof(T)));
+    const cudaError_t err = injected_pinned_oom() ? cudaErrorMemoryAllocation : cudaMallocHost(&p, n * sizeof(T));
+    if (err == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // not sticky; cleared so that later checks do not see it
+      p = ::operator new(n * sizeof(T));
+      pageable_ = true;
+    } else {
+      GD_CUDA_TRY(err);
+    }
     data_ = static_cast<T*>(p);
     capacity_ = n;
   }
   void reset() noexcept {
-    if (data_) cudaFreeHost(data_);
+    if (data_ && pageable_) ::operator delete(data_);
+    else if (data_) cudaFreeHost(data_);
     data_ = nullptr;
     capacity_ = 0;
+    pageable_ = false;
   }
   T* data() { return data_; }
   const T* data() const { return data_; }
   size_t capacity() const { return capacity_; }
+  /// Whether the memory is pageable (page-locked memory could not be had).
+  bool pageable() const { return pageable_; }
 
  private:
   T* data_ = nullptr;
   size_t capacity_ = 0;
+  bool pageable_ = false;
 };
 
 /// A device copy of a host vector, on `stream`.

@@ -13,7 +13,9 @@
 //    it, stream-ordered) keeps freed memory for reuse (release threshold UINT64_MAX)
 //    instead of returning it at every synchronization: sub-batches, bands and calls
 //    allocate the same sizes again and again;
-//  - its streams (non-blocking), each with its pinned staging buffers.
+//  - its streams (non-blocking), each with its pinned staging buffers;
+//  - the budget of one piece of work (work_budget()), and the environment's overrides of it
+//    and fault injection (kernels/device/device_overrides.hpp), read in device_context.cu.
 // Contexts are never destroyed: tearing streams down during static destruction would race
 // the CUDA runtime's own teardown; the driver reclaims them when the process ends. A context
 // is made at the first device_context() call for its device, never at static initialization.
@@ -57,6 +59,11 @@ class DeviceContext {
   /// Lends a stream of this device to the caller until the DeviceStream goes, and makes
   /// the device current. @throws data_error on a CUDA failure.
   DeviceStream stream();
+  /// Device bytes one piece of work (a MinHash or SimHash sub-batch, the Bloom pair buffer)
+  /// may plan for: GPUDEDUP_DEVICE_BUDGET when set (kernels/device/device_overrides.hpp),
+  /// else half the free memory, within [64 MiB, 12 GiB]. A plan, not a promise: an
+  /// allocation may still fail, and the user then splits its work or uses the CPU.
+  size_t work_budget() const;
 
  private:
   friend DeviceContext& device_context(int ordinal);

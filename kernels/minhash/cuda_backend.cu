@@ -9,9 +9,11 @@
 // slot (that slot's previous upload finished at the synchronization that ended
 // sub-batch i - 1).
 //
-// Memory. Sub-batches are sized from the free device memory; if an allocation still
-// fails, the sub-batch is split in halves, recursively; a single document that does not
-// fit is sketched by the CPU backend (same functions, same result). The corpus
+// Memory. Sub-batches are sized from the device context's work budget (half the free
+// memory, or GPUDEDUP_DEVICE_BUDGET; kernels/device/work_split.hpp does the arithmetic);
+// if an allocation still fails, the sub-batch is split in halves, recursively; a single
+// document that does not fit is sketched by the CPU backend (same functions, same
+// result), and so is every batch when not even the permutations fit. The corpus
 // (signatures, set sizes, numbers of the non-empty documents) is uploaded once for the
 // band passes and cached, keyed by the Signatures object, its size and P; when it does
 // not fit, or a band's buffers do not fit, the band runs on the CPU backend.
@@ -40,6 +42,7 @@
 #include "gpudedup/errors.hpp"
 #include "kernels/device/device_buffer.cuh"
 #include "kernels/device/device_context.hpp"
+#include "kernels/device/work_split.hpp"
 #include "kernels/minhash/lsh.cuh"
 #include "kernels/minhash/minhash.cuh"
 #include "kernels/minhash/minhash_cuda.hpp"
@@ -47,12 +50,6 @@
 namespace gpudedup::detail {
 namespace {
 
-/// Device bytes one sub-batch may plan for: half the free memory (the other half is for
-/// the cached corpus, CUB's temporaries and other users of the GPU), at most 12 GiB (about
-/// 256 MB of text: large enough to fill an H100, small enough to keep the two pinned
-/// staging buffers modest) and at least 64 MiB.
-constexpr size_t max_sub_batch_device_bytes = size_t(12) << 30;
-constexpr size_t min_sub_batch_device_bytes = size_t(64) << 20;
 /// Per-document device bytes besides the signature row: offsets, lengths, counts, items.
 constexpr size_t per_document_device_bytes = 64;
 /// Candidate pairs decoded and verified per chunk: 4 Mi pairs take ~90 MB of scratch
@@ -89,9 +86,7 @@ class CudaBackend final : public ComputeBackend {
     params_.words = spec_.shingles.word_params();
     params_.words.stop_words = d_stop_.data();
 
-    size_t free_bytes = 0, total_bytes = 0;
-    GD_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    sub_batch_budget_ = std::clamp(free_bytes / 2, min_sub_batch_device_bytes, max_sub_batch_device_bytes);
+    sub_batch_budget_ = device_context(spec.config.device).work_budget();
     cpu_ = make_cpu_backend(spec_);
   }
 
@@ -112,7 +107,7 @@ class CudaBackend final : public ComputeBackend {
       }
     }
     const Output out{signatures, set_sizes, sets};
-    const std::vector<Range> ranges = plan(batch);
+    const std::vector<ItemRange> ranges = plan(batch);
     stage(batch, ranges[0], 0);
     for (size_t i = 0; i < ranges.size(); ++i) {
       const int slot = int(i & 1);
@@ -167,9 +162,6 @@ class CudaBackend final : public ComputeBackend {
   }
 
  private:
-  struct Range {
-    size_t d0, d1;  ///< documents [d0, d1) of the batch
-  };
   struct Output {
     uint32_t* signatures;
     uint32_t* set_sizes;
@@ -177,7 +169,7 @@ class CudaBackend final : public ComputeBackend {
   };
   /// A sub-batch queued on the stream and the device memory it uses.
   struct InFlight {
-    Range range{0, 0};
+    ItemRange range;  ///< documents of the batch
     device_buffer<uint8_t> text;
     device_buffer<uint64_t> offsets;
     device_buffer<uint2> items;
@@ -186,34 +178,24 @@ class CudaBackend final : public ComputeBackend {
 
   /// Consecutive documents whose planned device memory stays within the budget (a
   /// document above the budget alone; splitting on allocation failure handles the rest).
-  std::vector<Range> plan(const DocumentBatch& batch) const {
-    std::vector<Range> ranges;
+  std::vector<ItemRange> plan(const DocumentBatch& batch) const {
     const size_t row_bytes = size_t(spec_.config.minhash.num_perm) * sizeof(uint32_t) + per_document_device_bytes;
-    size_t start = 0, used = 0;
-    for (size_t d = 0; d < batch.size(); ++d) {
-      const size_t cost = (batch.offsets[d + 1] - batch.offsets[d]) * sketch_bytes_per_text_byte + row_bytes;
-      if (d > start && used + cost > sub_batch_budget_) {
-        ranges.push_back({start, d});
-        start = d;
-        used = 0;
-      }
-      used += cost;
-    }
-    ranges.push_back({start, batch.size()});
-    return ranges;
+    return plan_ranges(batch.size(), sub_batch_budget_, [&](size_t d) {
+      return size_t(batch.offsets[d + 1] - batch.offsets[d]) * sketch_bytes_per_text_byte + row_bytes;
+    });
   }
 
   /// Copies a range's text, rebased offsets and MinHash items into pinned slot `slot`.
   /// The caller guarantees no copy still reads that slot.
-  void stage(const DocumentBatch& batch, Range r, int slot) {
+  void stage(const DocumentBatch& batch, ItemRange r, int slot) {
     Staging& st = staging_[slot];
-    const size_t docs = r.d1 - r.d0;
-    const uint64_t base = batch.offsets[r.d0];
-    const size_t bytes = batch.offsets[r.d1] - base;
+    const size_t docs = r.size();
+    const uint64_t base = batch.offsets[r.begin];
+    const size_t bytes = batch.offsets[r.end] - base;
     st.text = stream_.staging<uint8_t>(staging_buffer(slot, text_buffer), bytes > 0 ? bytes : 1);
     if (bytes > 0) std::memcpy(st.text, batch.bytes.data() + base, bytes);
     st.offsets = stream_.staging<uint64_t>(staging_buffer(slot, offsets_buffer), docs + 1);
-    for (size_t i = 0; i <= docs; ++i) st.offsets[i] = batch.offsets[r.d0 + i] - base;
+    for (size_t i = 0; i <= docs; ++i) st.offsets[i] = batch.offsets[r.begin + i] - base;
     make_minhash_items(st.offsets, docs, st.item_list);
     st.items = stream_.staging<uint2>(staging_buffer(slot, items_buffer), st.item_list.size());
     std::memcpy(st.items, st.item_list.data(), st.item_list.size() * sizeof(uint2));
@@ -221,10 +203,10 @@ class CudaBackend final : public ComputeBackend {
   }
 
   /// Uploads slot `slot` and queues its sketch. @throws device_out_of_memory.
-  void enqueue(Range r, int slot, bool want_sets, InFlight& f) {
+  void enqueue(ItemRange r, int slot, bool want_sets, InFlight& f) {
     Staging& st = staging_[slot];
     const cudaStream_t s = stream_.get();
-    const size_t docs = r.d1 - r.d0;
+    const size_t docs = r.size();
     f.range = r;
     f.text = device_buffer<uint8_t>(st.bytes, s);
     f.offsets = device_buffer<uint64_t>(docs + 1, s);
@@ -247,16 +229,16 @@ class CudaBackend final : public ComputeBackend {
   /// Copies a queued sub-batch's results to the caller's arrays (waits for the stream).
   void collect(InFlight& f, const Output& out) {
     const cudaStream_t s = stream_.get();
-    const size_t docs = f.range.d1 - f.range.d0;
+    const size_t docs = f.range.size();
     const size_t P = spec_.config.minhash.num_perm;
-    GD_CUDA_TRY(cudaMemcpyAsync(out.signatures + f.range.d0 * P, f.result.signatures.data(),
+    GD_CUDA_TRY(cudaMemcpyAsync(out.signatures + f.range.begin * P, f.result.signatures.data(),
                                 docs * P * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-    GD_CUDA_TRY(cudaMemcpyAsync(out.set_sizes + f.range.d0, f.result.set_sizes.data(), docs * sizeof(uint32_t),
+    GD_CUDA_TRY(cudaMemcpyAsync(out.set_sizes + f.range.begin, f.result.set_sizes.data(), docs * sizeof(uint32_t),
                                 cudaMemcpyDeviceToHost, s));
     GD_CUDA_TRY(cudaStreamSynchronize(s));
     if (out.sets) {
       uint64_t total = 0;
-      for (size_t d = f.range.d0; d < f.range.d1; ++d) total += out.set_sizes[d];
+      for (size_t d = f.range.begin; d < f.range.end; ++d) total += out.set_sizes[d];
       auto& hashes = out.sets->hashes;
       const size_t old = hashes.size();
       hashes.resize(old + total);
@@ -266,7 +248,7 @@ class CudaBackend final : public ComputeBackend {
         GD_CUDA_TRY(cudaStreamSynchronize(s));
       }
       uint64_t at = old;
-      for (size_t d = f.range.d0; d < f.range.d1; ++d) {
+      for (size_t d = f.range.begin; d < f.range.end; ++d) {
         at += out.set_sizes[d];
         out.sets->offsets.push_back(at);
       }
@@ -275,28 +257,24 @@ class CudaBackend final : public ComputeBackend {
   }
 
   /// Sketches a range synchronously, halving it while the device runs out of memory;
-  /// one document that still does not fit goes to the CPU backend.
-  void sketch_split(const DocumentBatch& batch, Range r, int slot, const Output& out) {
-    GD_CUDA_TRY(cudaStreamSynchronize(stream_.get()));  // nothing still reads the slot
-    InFlight f;
-    stage(batch, r, slot);
-    try {
-      enqueue(r, slot, out.sets != nullptr, f);
-    } catch (const device_out_of_memory&) {
-      f = InFlight{};
-      if (r.d1 - r.d0 == 1) {  // one document that does not fit: the CPU backend
-        DocumentBatch one;
-        one.add(batch.text(r.d0));
-        const size_t P = spec_.config.minhash.num_perm;
-        cpu_->sketch(one, out.signatures + r.d0 * P, out.set_sizes + r.d0, out.sets);
-        return;
-      }
-      const size_t mid = r.d0 + (r.d1 - r.d0) / 2;
-      sketch_split(batch, {r.d0, mid}, slot, out);
-      sketch_split(batch, {mid, r.d1}, slot, out);
-      return;
-    }
-    collect(f, out);
+  /// one document that still does not fit goes to the CPU backend. An attempt that fails
+  /// has written nothing: enqueue() throws before collect() writes the outputs.
+  void sketch_split(const DocumentBatch& batch, ItemRange r, int slot, const Output& out) {
+    const auto attempt = [&](ItemRange part) {
+      // Nothing still reads the slot: a failed attempt may have queued copies from it.
+      GD_CUDA_TRY(cudaStreamSynchronize(stream_.get()));
+      InFlight f;
+      stage(batch, part, slot);
+      enqueue(part, slot, out.sets != nullptr, f);
+      collect(f, out);
+    };
+    const auto on_cpu = [&](size_t d) {  // one document that does not fit: the CPU backend
+      DocumentBatch one;
+      one.add(batch.text(d));
+      const size_t P = spec_.config.minhash.num_perm;
+      cpu_->sketch(one, out.signatures + d * P, out.set_sizes + d, out.sets);
+    };
+    halve_on_failure<device_out_of_memory>(r, attempt, on_cpu);
   }
 
   // Band `band`'s buckets on the device. @throws device_out_of_memory (the caller falls
@@ -440,7 +418,7 @@ class CudaBackend final : public ComputeBackend {
   device_buffer<uint64_t> d_perm_b_;
   device_buffer<uint64_t> d_stop_;
   device_sketch_params params_;
-  size_t sub_batch_budget_ = min_sub_batch_device_bytes;
+  size_t sub_batch_budget_ = 0;  // set by the constructor
   Staging staging_[2];
   CorpusCache cache_;
   std::unique_ptr<ComputeBackend> cpu_;
@@ -449,7 +427,12 @@ class CudaBackend final : public ComputeBackend {
 }  // namespace
 
 std::unique_ptr<ComputeBackend> make_cuda_backend(const SketchSpec& spec) {
-  return std::make_unique<CudaBackend>(spec);
+  try {
+    return std::make_unique<CudaBackend>(spec);
+  } catch (const device_out_of_memory&) {
+    // Not even the permutations fit (the device is full): the CPU backend, same results.
+    return make_cpu_backend(spec);
+  }
 }
 
 }  // namespace gpudedup::detail

@@ -3,7 +3,8 @@
 //  2. cub::DeviceRadixSort::SortPairs on (key, document). The documents go in ascending
 //     and radix sort is stable, so equal keys keep ascending documents: exactly the
 //     CPU's sort by (key, document).
-//  3. cub::DeviceRunLengthEncode::Encode on the sorted keys: the buckets, in key order.
+//  3. cub::DeviceRunLengthEncode::Encode on the sorted keys: the buckets, in key order
+//     (kernels/device/run_length.cuh: in pieces when the count is beyond CUB's int).
 //  4. per bucket bucket_pair_count(), exclusive scans of sizes (member starts) and of
 //     pair counts (candidate starts). Candidate k of the band is found by binary search
 //     over the candidate starts and decoded with bucket_pair(): the CPU's j-major order.
@@ -11,17 +12,14 @@
 //     on both sides; this file is built with --fmad=false so no FMA contraction can
 //     change a rounding), cub::DeviceSelect::Flagged keeps the passing pairs in order.
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
-
-#include <climits>
-#include <string>
 
 #include "gpudedup/detail/buckets.hpp"
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/similarity.hpp"
 #include "gpudedup/detail/candidate_decode.hpp"
+#include "kernels/device/run_length.cuh"
 #include "kernels/minhash/lsh.cuh"
 
 namespace gpudedup::detail {
@@ -79,11 +77,6 @@ void make_band_buckets_cuda(const device_corpus& corpus, uint32_t band, uint32_t
   out = band_buckets{};
   const size_t m = corpus.nonempty_count;
   if (m == 0) return;
-  if (m > size_t(INT_MAX)) {
-    // cub::DeviceRunLengthEncode counts items with int.
-    throw data_error("CUDA backend: " + std::to_string(m) + " non-empty documents exceed the " +
-                     std::to_string(INT_MAX) + " one band sort can take");
-  }
   device_buffer<uint64_t> keys(m, stream);
   device_buffer<uint32_t> docs(m, stream);
   band_key_kernel<<<blocks_for(m, lsh_block), lsh_block, 0, stream>>>(
@@ -104,21 +97,9 @@ void make_band_buckets_cuda(const device_corpus& corpus, uint32_t band, uint32_t
 
   // Run-length encode the sorted keys; the unsorted keys' buffer takes the unique keys.
   device_buffer<uint32_t> run_size(m, stream);
-  device_buffer<int> num_runs(1, stream);
-  {
-    size_t temp_bytes = 0;
-    GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(nullptr, temp_bytes, sorted_keys.data(), keys.data(),
-                                                   run_size.data(), num_runs.data(), int(m), stream));
-    auto temp = cub_temp_storage(temp_bytes, stream);
-    GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(temp.data(), temp_bytes, sorted_keys.data(), keys.data(),
-                                                   run_size.data(), num_runs.data(), int(m), stream));
-  }
-  int h_runs = 0;
-  GD_CUDA_TRY(cudaMemcpyAsync(&h_runs, num_runs.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
-  GD_CUDA_TRY(cudaStreamSynchronize(stream));
+  const size_t runs = run_length_encode(sorted_keys.data(), keys.data(), run_size.data(), m, stream);
   keys.reset();
   sorted_keys.reset();
-  const size_t runs = size_t(h_runs);
   out.runs = runs;
   out.run_size = std::move(run_size);  // m entries, the first `runs` used
 

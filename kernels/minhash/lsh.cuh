@@ -30,8 +30,9 @@ struct band_buckets {
   uint64_t pairs = 0;                 ///< candidate pairs of the band
 };
 
-/// Builds the buckets of band `band` (rows r). Synchronizes `stream` once (to learn the
-/// number of buckets and pairs). @throws device_out_of_memory.
+/// Builds the buckets of band `band` (rows r). Synchronizes `stream` to learn the number
+/// of buckets (once per piece of the run-length encoding, kernels/device/run_length.cuh)
+/// and of pairs. @throws device_out_of_memory.
 void make_band_buckets_cuda(const device_corpus& corpus, uint32_t band, uint32_t rows,
                             band_buckets& out, cudaStream_t stream);
 

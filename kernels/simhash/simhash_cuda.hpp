@@ -1,8 +1,9 @@
 #pragma once
 // What host/simhash and the SimHash kernels (kernels/simhash/*.cu) share: the search plan,
-// the fingerprint spec, the CUDA entry points, and the two host functions the GPU search
-// calls back (host/simhash/block_tables.cpp, run_search.cpp). Plain C++, no host internals:
-// the kernels include it, and so does host/simhash/simhash_detail.hpp.
+// the fingerprint spec, the CUDA entry points, and the host functions the kernels' host
+// code calls back (host/simhash/block_tables.cpp, run_search.cpp, table_search.cpp,
+// fingerprint_cpu.cpp): big runs, and the CPU for what does not fit the device. Plain C++,
+// no host internals: the kernels include it, and so does host/simhash/simhash_detail.hpp.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -38,6 +39,14 @@ void search_run(const uint64_t* values, uint32_t* idx, size_t n, uint64_t fixed,
                 const std::vector<uint64_t>& forbidden, uint32_t k, size_t split_at,
                 std::vector<HammingPair>& out, bool always_split = false);
 
+/// All pairs of distinct values (sorted, unique) within distance k found by tables
+/// [first_table, end) of the plan (each pair is found by the first table whose key it
+/// agrees on, so tables [0, t) and [t, end) searched apart give the whole answer): indexes
+/// into values, a < b, unsorted. CPU: radix sort per table, runs walked in parallel
+/// (table_search.cpp).
+std::vector<HammingPair> search_distinct_cpu(const std::vector<uint64_t>& values, const HammingPlan& plan,
+                                             int threads, size_t first_table = 0);
+
 // ---- fingerprints ------------------------------------------------------------------------
 
 /// Everything a backend needs to fingerprint: features and host copies of the tables.
@@ -57,14 +66,21 @@ struct SimHashSpec {
   simhash_weight_params weight_params() const;
 };
 
+/// CPU fingerprints: fps[i] and the number of feature occurrences of document i.
+void simhash_fingerprints_cpu(const SimHashSpec& spec, const DocumentBatch& batch, uint64_t* fps,
+                              uint32_t* feature_counts);
+
 // ---- CUDA (kernels/simhash/*.cu; host/device/no_cuda.cpp without CUDA) ----------------------
 
-/// Fingerprints on device `device`; same output as simhash_fingerprints_cpu.
+/// Fingerprints on device `device`; same output as simhash_fingerprints_cpu. In
+/// sub-batches within the device's work budget; what does not fit runs on the CPU.
 /// @throws usage_error without CUDA, data_error on a CUDA failure.
 void simhash_fingerprints_cuda(const SimHashSpec& spec, const DocumentBatch& batch, uint64_t* fps,
                                uint32_t* feature_counts, int device);
 /// search_distinct_cpu on device `device` (runs above the split threshold are handed to
-/// search_run on the host). @throws usage_error without CUDA, data_error on a CUDA failure.
+/// search_run on the host); from the table where the device runs out of memory on, the
+/// CPU search (`threads` threads) does the rest. @throws usage_error without CUDA,
+/// data_error on a CUDA failure.
 std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>& values, const HammingPlan& plan,
                                               int device, int threads);
 

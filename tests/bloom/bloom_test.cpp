@@ -298,3 +298,48 @@ TEST(Bloom, VectorizedRowDotsEqualThePortableCount) {
       EXPECT_EQ(got[c], detail::bloom_dot(x.data(), cols.data() + c * words, words)) << words << " " << c;
   }
 }
+
+// The parts the GPU search reruns an overflowing rectangle of tiles as (host/bloom/bloom_tiles.cpp).
+TEST(Bloom, TileRectSplitsShareTheTriangleTilesOnce) {
+  using detail::TileRect;
+  const auto tiles_of = [](const TileRect& r) {  // the triangle tiles of r
+    std::set<std::pair<uint32_t, uint32_t>> s;
+    for (uint32_t i = r.row0; i < r.row1; ++i)
+      for (uint32_t j = std::max(r.col0, i); j < r.col1; ++j) s.insert({i, j});
+    return s;
+  };
+  std::mt19937_64 rng(4);
+  std::vector<TileRect> rects = {{0, 1, 0, 1}, {0, 2, 0, 2}, {0, 50, 0, 50}, {3, 4, 0, 40}, {10, 20, 0, 5},
+                                 {5, 6, 5, 6},  {0, 2, 1, 2}, {0, 1000, 0, 1000}};
+  for (int i = 0; i < 200; ++i) {
+    const uint32_t a = uint32_t(rng() % 60), b = uint32_t(rng() % 60), c = uint32_t(rng() % 60), d = uint32_t(rng() % 60);
+    rects.push_back({std::min(a, b), std::max(a, b), std::min(c, d), std::max(c, d)});
+  }
+  for (const TileRect& r : rects) {
+    const auto want = tiles_of(r);
+    EXPECT_EQ(detail::triangle_tiles(r), want.size());
+    for (size_t pieces : {0u, 1u, 2u, 3u, 7u, 1000u}) {
+      const std::vector<TileRect> parts = detail::split_tile_rect(r, pieces);
+      std::set<std::pair<uint32_t, uint32_t>> got;
+      for (const TileRect& p : parts) {
+        const auto part = tiles_of(p);
+        EXPECT_FALSE(part.empty());
+        for (const auto& t : part) EXPECT_TRUE(got.insert(t).second) << "a tile in two parts";
+      }
+      EXPECT_EQ(got, want) << r.row0 << ".." << r.row1 << " x " << r.col0 << ".." << r.col1 << " in " << pieces;
+      EXPECT_LE(parts.size(), 2 * std::max<size_t>(pieces, 1) + 1);
+      if (want.size() >= 2 && pieces >= 2) EXPECT_GE(parts.size(), 2u) << "no progress";  // reruns end
+      const uint64_t share = pieces ? (want.size() + pieces - 1) / pieces : want.size();
+      for (const TileRect& p : parts) {  // no part above a share, but a single row of tiles
+        if (p.row1 - p.row0 > 1) EXPECT_LE(detail::triangle_tiles(p), share);
+      }
+    }
+  }
+  // About equal shares: the triangle of 1000 x 1000 tiles in bands of rows of a quarter
+  // each (less the rest of a row), and what is left over.
+  const auto bands = detail::split_tile_rect({0, 1000, 0, 1000}, 4);
+  ASSERT_GE(bands.size(), 4u);
+  ASSERT_LE(bands.size(), 5u);
+  for (size_t b = 0; b + 1 < bands.size(); ++b)
+    EXPECT_NEAR(double(detail::triangle_tiles(bands[b])), 500500.0 / 4, 1000.0) << b;
+}

@@ -5,8 +5,11 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <utility>
 
+#include "gpudedup/device.hpp"
 #include "gpudedup/sketch_file.hpp"
+#include "support/device_overrides.hpp"
 #include "support/files.hpp"
 #include "support/program.hpp"
 
@@ -195,6 +198,54 @@ TEST_F(CliTest, InfoAndHelp) {
   EXPECT_EQ(run("info").code, 0);
   EXPECT_EQ(run("dedup --help").code, 0);
   EXPECT_EQ(run("--help").code, 0);
+}
+
+TEST_F(CliTest, InfoSaysWhyNoDeviceIsUsedAndCudaFailsWithIt) {
+  const gpudedup::CudaStatus s = gpudedup::cuda_status();
+  const RunResult info = run("info");
+  ASSERT_EQ(info.code, 0);
+  if (s.compiled) EXPECT_NE(info.out.find("compiled for " + s.architectures), std::string::npos) << info.out;
+  for (const auto& d : s.unusable) EXPECT_NE(info.out.find(d.problem), std::string::npos) << info.out;
+  if (!s.devices.empty()) return;
+  EXPECT_NE(info.out.find("none usable (" + s.reason + ")"), std::string::npos) << info.out;
+  write("in.jsonl", corpus());
+  const RunResult cuda = run("dedup --backend cuda --quiet " + path("in.jsonl"));
+  EXPECT_EQ(cuda.code, 2);
+  EXPECT_NE(cuda.err.find(s.reason), std::string::npos) << cuda.err;
+  // auto falls back to the CPU; a note only when a device is there that the build cannot use
+  const RunResult automatic = run("dedup --backend auto --quiet " + path("in.jsonl"));
+  EXPECT_EQ(automatic.code, 0) << automatic.err;
+  EXPECT_EQ(automatic.err.find("--backend auto runs on the CPU") != std::string::npos, !s.unusable.empty())
+      << automatic.err;
+}
+
+TEST_F(CliTest, GpuRunsWithASmallBudgetAndInjectedFaultsWriteTheCpuFiles) {
+  // The program reads GPUDEDUP_DEVICE_BUDGET and GPUDEDUP_FAULT_INJECT (docs/building.md)
+  // and every method's CUDA path splits or falls back without changing an output byte.
+  if (gpudedup::cuda_status().devices.empty()) GTEST_SKIP() << gpudedup::cuda_status().reason;
+  ASSERT_EQ(run("gen --documents 3000 --seed 5 --output " + path("in.jsonl") + " --truth " + path("truth.jsonl")).code,
+            0);
+  const auto outputs = [&](const std::string& method, const std::string& backend) {
+    const std::string tag = method + "." + backend;
+    const RunResult r = run("dedup --quiet --method " + method + " --backend " + backend + " " + path("in.jsonl") +
+                            " --id-field id -o " + path(tag + ".kept") + " --removed " + path(tag + ".removed") +
+                            " --pairs " + path(tag + ".pairs"));
+    EXPECT_EQ(r.code, 0) << r.err;
+    return read(path(tag + ".kept")) + read(path(tag + ".removed")) + read(path(tag + ".pairs"));
+  };
+  for (const char* method : {"minhash", "simhash", "bloom"}) {
+    const std::string cpu = outputs(method, "cpu");
+    ASSERT_FALSE(read(path(std::string(method) + ".cpu.pairs")).empty()) << method;
+    for (const auto& [budget, fault] : {std::pair{"64K", "oom:2"}, std::pair{"4K", "oom-from:5"},
+                                        std::pair{"1M", "oom-above:16K,pinned-oom,cub-items:3"}}) {
+      test_support::ScopedDeviceOverrides env(budget, fault);  // the program inherits them
+      EXPECT_EQ(outputs(method, "cuda"), cpu) << method << " " << budget << " " << fault;
+    }
+  }
+  test_support::ScopedDeviceOverrides bad("lots", nullptr);
+  const RunResult r = run("dedup --quiet --backend cuda " + path("in.jsonl"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("GPUDEDUP_DEVICE_BUDGET"), std::string::npos) << r.err;
 }
 
 TEST_F(CliTest, SimHashDedupListsHammingDistances) {

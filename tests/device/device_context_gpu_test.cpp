@@ -8,6 +8,7 @@
 
 #include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
+#include "support/device_overrides.hpp"
 
 #ifdef GPUDEDUP_HAVE_CUDA
 #include "kernels/device/device_context.hpp"
@@ -63,6 +64,33 @@ TEST(DeviceContextGpu, StagingIsPinnedHostMemoryPerSlot) {
   for (int i = 0; i < 1000; ++i) x[i] = uint64_t(i);
   EXPECT_EQ(s.staging<uint64_t>(0, 500), x);  // no smaller: the same buffer, contents kept
   EXPECT_EQ(x[999], 999u);
+}
+
+TEST(DeviceContextGpu, StagingFallsBackToPageableMemory) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  test_support::ScopedDeviceOverrides env(nullptr, "pinned-oom");
+  detail::DeviceStream s = detail::device_context(0).stream();
+  uint64_t* x = s.staging<uint64_t>(0, 1000);
+  ASSERT_NE(x, nullptr);
+  for (int i = 0; i < 1000; ++i) x[i] = uint64_t(i);
+  EXPECT_EQ(s.staging<uint64_t>(0, 10), x);
+  EXPECT_EQ(x[999], 999u);
+  uint64_t* y = s.staging<uint64_t>(0, 100000);  // grown: pageable again, usable
+  ASSERT_NE(y, nullptr);
+  y[99999] = 7;
+  EXPECT_EQ(y[99999], 7u);
+}
+
+TEST(DeviceContextGpu, WorkBudgetFollowsTheOverride) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  detail::DeviceContext& c = detail::device_context(0);
+  {
+    test_support::ScopedDeviceOverrides env("3K", nullptr);
+    EXPECT_EQ(c.work_budget(), size_t(3) << 10);
+  }
+  test_support::ScopedDeviceOverrides none(nullptr, nullptr);
+  EXPECT_GE(c.work_budget(), size_t(64) << 20);
+  EXPECT_LE(c.work_budget(), size_t(12) << 30);
 }
 
 #else

@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "gpudedup/device.hpp"
+#include "support/device_overrides.hpp"
 #include "support/test_text.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -346,6 +348,143 @@ TEST(CudaBackendGpuDevice, SmallTextsSketchEqualCpu) {
   c.backend = Backend::cuda;
   MinHashEngine gpu(c);
   EXPECT_EQ(cpu.sketch(b).values, gpu.sketch(b).values);
+}
+
+// ---- a small or busy card, on any card (tests/support/device_overrides.hpp) ----------------
+
+/// What an engine gives for a corpus: signatures, candidates and the result.
+struct EngineRun {
+  std::vector<uint32_t> signatures;
+  std::vector<std::pair<uint32_t, uint32_t>> candidates;
+  DedupResult result;
+};
+
+EngineRun run_engine(Config config, Backend backend, const DocumentBatch& all) {
+  config.backend = backend;
+  MinHashEngine engine(config);
+  EXPECT_EQ(engine.backend(), backend);
+  EngineRun run;
+  const Signatures sketched = engine.sketch(all);
+  run.signatures.assign(sketched.values.begin(), sketched.values.end());
+  const size_t half = all.size() / 2;  // two batches: the corpus cache sees the corpus grow
+  DocumentBatch part;
+  for (size_t d = 0; d < all.size(); ++d) {
+    part.add(all.text(d));
+    if (d + 1 == half || d + 1 == all.size()) {
+      engine.add(part);
+      part.clear();
+    }
+  }
+  run.candidates = engine.candidate_pairs();
+  run.result = engine.finish();
+  return run;
+}
+
+void expect_same(const EngineRun& cpu, const EngineRun& gpu, const std::string& what) {
+  EXPECT_EQ(cpu.signatures, gpu.signatures) << what;
+  EXPECT_EQ(cpu.candidates, gpu.candidates) << what;
+  EXPECT_EQ(cpu.result.candidate_pairs, gpu.result.candidate_pairs) << what;
+  EXPECT_EQ(cpu.result.pairs, gpu.result.pairs) << what;
+  EXPECT_EQ(cpu.result.representative, gpu.result.representative) << what;
+  EXPECT_EQ(cpu.result.clusters, gpu.result.clusters) << what;
+  EXPECT_EQ(cpu.result.removed, gpu.result.removed) << what;
+}
+
+class CudaBackendGpuSmallCard : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!have_device()) GTEST_SKIP() << "no CUDA device: " << cuda_status().reason;
+  }
+  // With the 1.1 MB document and its near copy: a document larger than small budgets.
+  const DocumentBatch corpus_ = CorpusMaker(77).corpus(1500, true);
+};
+
+TEST_F(CudaBackendGpuSmallCard, ManySubBatchesEqualCpu) {
+  for (const Case& c : cases()) {
+    const EngineRun cpu = run_engine(c.config, Backend::cpu, corpus_);
+    uint64_t whole = 0;
+    {
+      test_support::ScopedDeviceOverrides none(nullptr, nullptr);
+      expect_same(cpu, run_engine(c.config, Backend::cuda, corpus_), c.name);
+      whole = none.allocations();
+    }
+    test_support::ScopedDeviceOverrides small("256K", nullptr);  // a few documents a sub-batch
+    expect_same(cpu, run_engine(c.config, Backend::cuda, corpus_), std::string(c.name) + " budget 256K");
+    EXPECT_GT(small.allocations(), whole + 50) << c.name << ": the sub-batches did not multiply";
+  }
+}
+
+TEST_F(CudaBackendGpuSmallCard, OutOfMemorySplitsAndFallsBackEqualCpu) {
+  // Every allocation above 256 KiB fails: sub-batches are halved, the 1.1 MB document and
+  // its copy go to the CPU, and the corpus (1500 x P x 4 bytes) never fits, so every band
+  // runs on the CPU backend.
+  for (const char* rule : {"oom-above:256K", "oom-above:8M"}) {
+    test_support::ScopedDeviceOverrides env(nullptr, rule);
+    for (const Case& c : cases()) {
+      expect_same(run_engine(c.config, Backend::cpu, corpus_), run_engine(c.config, Backend::cuda, corpus_),
+                  std::string(c.name) + " " + rule);
+    }
+  }
+}
+
+TEST_F(CudaBackendGpuSmallCard, EveryAllocationFailingOnceEqualsCpu) {
+  const DocumentBatch small = CorpusMaker(78).corpus(200, true);
+  for (int which : {0, 6}) {  // Char5P256, and Word2StopWordsExact (shingle sets, host verification)
+    const Case c = cases()[size_t(which)];
+    const EngineRun cpu = run_engine(c.config, Backend::cpu, small);
+    uint64_t count = 0;
+    {
+      test_support::ScopedDeviceOverrides none(nullptr, nullptr);
+      run_engine(c.config, Backend::cuda, small);
+      count = none.allocations();
+    }
+    ASSERT_GT(count, 0u);
+    const uint64_t step = std::max<uint64_t>(1, count / 150);  // at most ~150 runs
+    for (uint64_t n = 1; n <= count; n += step) {
+      const std::string rule = "oom:" + std::to_string(n);
+      test_support::ScopedDeviceOverrides env(nullptr, rule.c_str());
+      expect_same(cpu, run_engine(c.config, Backend::cuda, small), std::string(c.name) + " " + rule);
+    }
+    for (uint64_t n : {uint64_t(1), uint64_t(2), count / 2, count}) {  // and every one after it
+      const std::string rule = "oom-from:" + std::to_string(n);
+      test_support::ScopedDeviceOverrides env(nullptr, rule.c_str());
+      expect_same(cpu, run_engine(c.config, Backend::cuda, small), std::string(c.name) + " " + rule);
+    }
+  }
+}
+
+TEST_F(CudaBackendGpuSmallCard, PageableStagingEqualsCpu) {
+  test_support::ScopedDeviceOverrides env("1M", "pinned-oom");  // several sub-batches through the staging
+  for (const Case& c : cases()) {
+    expect_same(run_engine(c.config, Backend::cpu, corpus_), run_engine(c.config, Backend::cuda, corpus_),
+                std::string(c.name) + " pinned-oom");
+  }
+}
+
+TEST_F(CudaBackendGpuSmallCard, BucketsEncodedInPiecesEqualCpu) {
+  // The band's run-length encoding in pieces of a few keys (kernels/device/run_length.cuh),
+  // with runs (buckets) longer than a piece among them.
+  const Case c = cases()[4];  // one-char shingles, 10 bands of 3 rows: large buckets
+  const auto spec = detail::make_sketch_spec(c.config);
+  auto cpu = detail::make_cpu_backend(spec);
+  const DocumentBatch batch = CorpusMaker(79).corpus(300, false);
+  const uint32_t P = c.config.minhash.num_perm;
+  Signatures sigs;
+  sigs.num_perm = P;
+  sigs.values.assign(batch.size() * P, 0);
+  std::vector<uint32_t> sizes(batch.size());
+  cpu->sketch(batch, sigs.values.data(), sizes.data(), nullptr);
+  const detail::CorpusView view{&sigs, &sizes, nullptr};
+  for (const char* rule : {"cub-items:1", "cub-items:2", "cub-items:7", "cub-items:100"}) {
+    test_support::ScopedDeviceOverrides env(nullptr, rule);
+    auto gpu = detail::make_cuda_backend(spec);
+    for (uint32_t band = 0; band < c.config.lsh.bands; ++band) {
+      std::vector<std::pair<uint32_t, uint32_t>> cpu_cand, gpu_cand;
+      cpu->band_candidates(view, band, c.config.lsh.rows, cpu_cand);
+      gpu->band_candidates(view, band, c.config.lsh.rows, gpu_cand);
+      ASSERT_EQ(cpu_cand, gpu_cand) << rule << " band " << band;
+    }
+  }
 }
 
 TEST(CudaBackendWithoutDevice, CudaBackendIsAUsageErrorWithAReason) {
