@@ -16,7 +16,7 @@
 set -euo pipefail
 bundle=$1 source=$2 build=$3
 limit_mib=60
-SKIP='^(exact_join|index_crash|simhash_search|lsh_params)_test$'
+SKIP='^(bloom|exact_join|index_crash|lsh_params|simhash_search)_test$'
 
 fail() { echo "gpu_bundle: $*" >&2; exit 1; }
 
