@@ -105,7 +105,7 @@ TEST_F(CliOutputs, ALinkToStandardOutputWritesThroughTheDescriptor) {
   const std::string in = write("in.jsonl", corpus);
   ASSERT_EQ(::symlink("/proc/self/fd/1", path("stdout").c_str()), 0);
   write("log", "earlier lines\n");
-  const std::string cmd = std::string(GPUDEDUP_BINARY) + " dedup -q " + in + " -o " + path("stdout");
+  const std::string cmd = test_support::program_path() + " dedup -q " + in + " -o " + path("stdout");
   EXPECT_EQ(test_support::run_shell(cmd + " >> " + path("log")), 0);
   EXPECT_TRUE(fs::is_symlink(path("stdout"))) << "the link is never renamed over";
   EXPECT_EQ(read(path("log")), "earlier lines\n" + kept_of_corpus) << "appended to, not truncated or replaced";
@@ -116,7 +116,7 @@ TEST_F(CliOutputs, DevStdoutRedirectedToAFileInAPrivateDev) {
   if (test_support::run_shell("unshare -m true 2>/dev/null") != 0) GTEST_SKIP() << "no mount namespaces here";
   const std::string in = write("in.jsonl", corpus);
   const std::string script = "mount -t tmpfs tmpfs /dev && ln -s /proc/self/fd/1 /dev/stdout && " +
-                             std::string(GPUDEDUP_BINARY) + " dedup " + in + " -q -o /dev/stdout > " + path("k") +
+                             test_support::program_path() + " dedup " + in + " -q -o /dev/stdout > " + path("k") +
                              "; rc=$?; [ -L /dev/stdout ] || exit 11; exit $rc";
   EXPECT_EQ(test_support::run_shell("unshare -m sh -c '" + script + "'"), 0);
   EXPECT_EQ(read(path("k")), kept_of_corpus);

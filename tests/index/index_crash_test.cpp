@@ -37,7 +37,7 @@ void write_batches(const std::string& dir) {
   }
 }
 
-std::string cli() { return GPUDEDUP_BINARY; }
+std::string cli() { return test_support::program_path(); }
 
 // Opens the index as the next writer would (which removes leftovers), checks every
 // checksum and returns how many whole batches it holds; fails if any batch is partial,

@@ -5,9 +5,11 @@
 #include <spawn.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 #include "support/files.hpp"
@@ -19,18 +21,29 @@ int run_shell(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+std::string program_path() {
+  if (const char* env = std::getenv("GPUDEDUP_BINARY"); env && *env) return env;
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto beside = self.parent_path().parent_path() / "bin" / "gpudedup";
+    if (::access(beside.c_str(), X_OK) == 0) return beside.string();
+  }
+  return GPUDEDUP_BINARY;
+}
+
 CliRun run_cli(const std::string& args) {
   const TempDir dir;  // output files of their own: ctest runs tests in parallel
   const std::string out = dir.path("stdout"), err = dir.path("stderr");
   CliRun r;
-  r.code = run_shell(std::string(GPUDEDUP_BINARY) + " " + args + " >" + out + " 2>" + err);
+  r.code = run_shell(program_path() + " " + args + " >" + out + " 2>" + err);
   r.out = read_file(out);
   r.err = read_file(err);
   return r;
 }
 
 pid_t start_cli(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> words = {GPUDEDUP_BINARY};
+  std::vector<std::string> words = {program_path()};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());

@@ -1,11 +1,19 @@
 #pragma once
-// Test helpers for running the gpudedup program (GPUDEDUP_BINARY) and other commands.
+// Test helpers for running the gpudedup program and other commands.
 #include <sys/types.h>
 
 #include <string>
 #include <vector>
 
 namespace test_support {
+
+/// The gpudedup program the tests run, decided at run time so that the test programs
+/// also run from the GPU test bundle (docs/building.md), away from the build tree:
+///   1. $GPUDEDUP_BINARY when set and not empty;
+///   2. bin/gpudedup beside the folder of the running test program, when it exists (the
+///      bundle's layout: tests/<name>_test and bin/gpudedup);
+///   3. the build tree's program (the compile-time GPUDEDUP_BINARY).
+std::string program_path();
 
 /// Runs a shell command line; returns its exit code, or 128 + the signal that killed it
 /// (as a shell reports it).
