@@ -14,7 +14,7 @@
 #include "gpudedup/errors.hpp"
 #include "host/io/output_target.hpp"
 #include "host/io/temporary_files.hpp"
-#include "host/io/zstd_source.hpp"
+#include "host/io/content_sniff.hpp"
 
 namespace gpudedup::io {
 namespace fs = std::filesystem;
@@ -38,11 +38,13 @@ const char* format_option(InputFormat f) {
 
 }  // namespace
 
-bool is_zstd_name(const std::string& path) { return ends_with_ci(path, ".zst"); }
-
 InputFormat format_for_name(const std::string& path) {
   std::string base = path;
-  if (is_zstd_name(base)) base.resize(base.size() - 4);
+  if (ends_with_ci(base, ".zst")) {
+    base.resize(base.size() - 4);
+  } else if (ends_with_ci(base, ".gz")) {
+    base.resize(base.size() - 3);
+  }
   for (const char* ext : {".jsonl", ".json", ".ndjson"})
     if (ends_with_ci(base, ext)) return InputFormat::jsonl;
   return InputFormat::text;
@@ -89,9 +91,11 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
     const int fd = S_ISREG(st.st_mode) ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : ::access(path.c_str(), R_OK);
     if (fd < 0)
       throw data_error(path + ": cannot open input: " + std::strerror(errno) + "; check its permissions");
-    if (S_ISREG(st.st_mode)) ::close(fd);
+    if (S_ISREG(st.st_mode)) {
+      ::close(fd);
+      check_file_content(path);  // a Parquet or bzip2 file is refused now, not read as text
+    }
     in.format = options.format == InputFormat::automatic ? format_for_name(path) : options.format;
-    in.compressed = is_zstd_name(path);
     // A pipe or device (e.g. <(zcat ...)) can be read only once: spool it like stdin.
     if (!S_ISREG(st.st_mode)) in.spool = std::make_unique<Spool>(path);
     inputs.push_back(std::move(in));
@@ -137,7 +141,7 @@ std::unique_ptr<ByteSource> open_input(Input& input, bool first_pass) {
     if (fd < 0) throw data_error(input.path + ": cannot open input: " + std::strerror(errno));
     raw = input.spool->tee_from(fd, true);
   }
-  return input.compressed ? make_zstd_source(std::move(raw)) : std::move(raw);
+  return open_content(std::move(raw));
 }
 
 }  // namespace gpudedup::io

@@ -14,7 +14,6 @@ struct Input {
   std::string path;            ///< as given; "-" is stdin
   std::string name;            ///< for messages: the path, or "<stdin>"
   InputFormat format;          ///< resolved: jsonl, text or directory
-  bool compressed = false;     ///< the name ends in .zst
   std::unique_ptr<Spool> spool;  ///< stdin and pipes: what the first pass read
   std::vector<FileId> skip;    ///< a folder: files not to list (InputOptions::skip_files)
 };
@@ -24,11 +23,8 @@ struct Input {
 std::vector<Input> resolve_inputs(const InputOptions& options);
 
 /// The format `automatic` gives a file name: jsonl for .jsonl/.json/.ndjson (also followed
-/// by .zst), text otherwise.
+/// by .zst or .gz), text otherwise. Whether it is compressed is told by its content.
 InputFormat format_for_name(const std::string& path);
-
-/// Whether the name ends in .zst (any case).
-bool is_zstd_name(const std::string& path);
 
 /// Regular files under `root`, recursively, as '/'-separated paths relative to `root`,
 /// sorted bytewise so that record numbers do not depend on the file system's order.
@@ -37,7 +33,8 @@ bool is_zstd_name(const std::string& path);
 std::vector<std::string> list_directory(const std::string& root, const std::vector<FileId>& skip = {});
 
 /// Opens the bytes of an input: a file, the stdin/pipe spool (first pass: tee; second:
-/// replay), decompressed when `compressed`.
+/// replay), decompressed when its content is zstd or gzip (io::open_content).
+/// @throws usage_error when the content is not JSONL or text (a Parquet file...).
 std::unique_ptr<ByteSource> open_input(Input& input, bool first_pass);
 
 }  // namespace gpudedup::io

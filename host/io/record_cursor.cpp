@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "host/io/line_reader.hpp"
-#include "host/io/zstd_source.hpp"
+#include "host/io/content_sniff.hpp"
 
 namespace gpudedup::io {
 namespace {
@@ -48,7 +48,7 @@ class LineCursor : public RecordCursor {
   uint64_t blank_ = 0;
 };
 
-/// One record per regular file; a file whose name ends in .zst is decompressed.
+/// One record per regular file; zstd and gzip content is decompressed, whatever the name.
 class DirectoryCursor : public RecordCursor {
  public:
   DirectoryCursor(Input& input, size_t chunk_bytes)
@@ -60,8 +60,7 @@ class DirectoryCursor : public RecordCursor {
     path_ = input_.path;
     if (path_.empty() || path_.back() != '/') path_ += '/';
     path_ += rel;
-    std::unique_ptr<ByteSource> source = open_file_source(path_);
-    if (is_zstd_name(rel)) source = make_zstd_source(std::move(source));
+    std::unique_ptr<ByteSource> source = open_content(open_file_source(path_));
     content_.clear();
     append_all(*source, content_, chunk_bytes_);
     bytes_ += content_.size();

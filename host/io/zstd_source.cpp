@@ -34,7 +34,7 @@ class ZstdSource : public ByteSource {
       const size_t ret = ZSTD_decompressStream(dctx_, &out, &in_);
       if (ZSTD_isError(ret))
         throw data_error(inner_->name() + ": corrupt zstd data (" + ZSTD_getErrorName(ret) +
-                         "); check the file with `zstd -t`, or drop the .zst suffix if it is not compressed");
+                         "); check the file with `zstd -t`");
       // An empty call at a frame boundary returns the next header's size hint, not 0, so
       // only calls that moved data tell whether a frame is still open.
       if (!starved || out.pos > 0) frame_open_ = ret != 0;

@@ -116,7 +116,8 @@ TEST(IoReader, ZstdCliOutputIsRead) {
 
 TEST(IoReader, CorruptZstdInputNamesTheFile) {
   TempDir dir;
-  const auto p = dir.write("bad.jsonl.zst", "definitely not zstd\n");
+  // zstd magic, then bytes that are no frame header
+  const auto p = dir.write("bad.jsonl.zst", std::string("\x28\xB5\x2F\xFD", 4) + "definitely not zstd\n");
   try {
     read_all(options_for({p}));
     FAIL() << "no error";

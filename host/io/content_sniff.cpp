@@ -1,0 +1,111 @@
+// Magic numbers of the formats an input may hold (file(1) and each format's spec); the
+// first kSniffBytes are read once and given back to the reader.
+#include "host/io/content_sniff.hpp"
+
+#include <cstring>
+#include <string_view>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/sketch_file.hpp"
+#include "host/io/gzip_source.hpp"
+#include "host/io/zstd_source.hpp"
+
+namespace gpudedup::io {
+namespace {
+
+/// Serves a buffered head first, then the rest of the inner source.
+class HeadSource : public ByteSource {
+ public:
+  explicit HeadSource(std::unique_ptr<ByteSource> inner) : inner_(std::move(inner)) {
+    head_.resize(kSniffBytes);
+    size_t got = 0;
+    while (got < head_.size()) {  // a pipe gives short reads
+      const size_t r = inner_->read(head_.data() + got, head_.size() - got);
+      if (r == 0) break;
+      got += r;
+    }
+    head_.resize(got);
+  }
+  const std::string& head() const { return head_; }
+  size_t read(char* dst, size_t n) override {
+    if (pos_ < head_.size()) {
+      const size_t k = std::min(n, head_.size() - pos_);
+      std::memcpy(dst, head_.data() + pos_, k);
+      pos_ += k;
+      return k;
+    }
+    return inner_->read(dst, n);
+  }
+  const std::string& name() const override { return inner_->name(); }
+
+ private:
+  std::unique_ptr<ByteSource> inner_;
+  std::string head_;
+  size_t pos_ = 0;
+};
+
+bool starts_with(std::string_view s, std::string_view magic) { return s.substr(0, magic.size()) == magic; }
+
+bool refused(Content c) { return c != Content::plain && c != Content::zstd && c != Content::gzip; }
+
+[[noreturn]] void refuse(const std::string& name, Content c, const char* inside) {
+  throw usage_error(name + ": looks like " + describe(c) + inside +
+                    ", which gpudedup cannot read; give JSONL or text files (plain, zstd- or "
+                    "gzip-compressed), or folders of them" +
+                    (c == Content::bzip2 || c == Content::xz ? " (recompress it with zstd or gzip)"
+                     : c == Content::parquet                 ? " (export it to JSONL first)"
+                                                             : ""));
+}
+
+}  // namespace
+
+Content sniff(const char* head, size_t n) {
+  const std::string_view s(head, std::min(n, kSniffBytes));
+  if (starts_with(s, std::string_view("\x28\xB5\x2F\xFD", 4))) return Content::zstd;
+  if (starts_with(s, std::string_view("\x1F\x8B", 2))) return Content::gzip;
+  if (starts_with(s, "BZh") && s.size() > 3 && s[3] >= '1' && s[3] <= '9') return Content::bzip2;  // BZh + block size
+  if (starts_with(s, std::string_view("\xFD" "7zXZ\x00", 6))) return Content::xz;
+  if (starts_with(s, "PAR1")) return Content::parquet;
+  if (starts_with(s, std::string_view(sketch_file_magic, sizeof sketch_file_magic))) return Content::sketch;
+  if (starts_with(s, "GDSEGMNT")) return Content::segment;
+  if (s.find('\0') != std::string_view::npos) return Content::binary;
+  return Content::plain;
+}
+
+const char* describe(Content c) {
+  switch (c) {
+    case Content::plain: return "text";
+    case Content::zstd: return "zstd-compressed data";
+    case Content::gzip: return "gzip-compressed data";
+    case Content::bzip2: return "bzip2-compressed data";
+    case Content::xz: return "xz-compressed data";
+    case Content::parquet: return "a Parquet file";
+    case Content::sketch: return "a gpudedup sketch file (written by gpudedup sketch)";
+    case Content::segment: return "a gpudedup index segment";
+    case Content::binary: return "binary data (NUL bytes in its first 4 KiB)";
+  }
+  return "unknown data";
+}
+
+std::unique_ptr<ByteSource> open_content(std::unique_ptr<ByteSource> raw) {
+  const std::string name = raw->name();
+  auto headed = std::make_unique<HeadSource>(std::move(raw));
+  const Content outer = sniff(headed->head().data(), headed->head().size());
+  if (refused(outer)) refuse(name, outer, "");
+  if (outer == Content::plain) return headed;
+  std::unique_ptr<ByteSource> decoded =
+      outer == Content::zstd ? make_zstd_source(std::move(headed)) : make_gzip_source(std::move(headed));
+  // What was compressed must be text too (a .tar.gz, a gzip of a Parquet file...).
+  auto inner = std::make_unique<HeadSource>(std::move(decoded));
+  const Content c = sniff(inner->head().data(), inner->head().size());
+  if (c != Content::plain) refuse(name, c, outer == Content::zstd ? " inside zstd" : " inside gzip");
+  return inner;
+}
+
+void check_file_content(const std::string& path) {
+  HeadSource headed(open_file_source(path));
+  const Content c = sniff(headed.head().data(), headed.head().size());
+  if (refused(c)) refuse(path, c, "");
+}
+
+}  // namespace gpudedup::io
