@@ -36,7 +36,7 @@ endfunction()
 add_library(gpudedup_bundle_lib SHARED EXCLUDE_FROM_ALL
   $<TARGET_OBJECTS:gpudedup> $<TARGET_OBJECTS:gpudedup_tools>)
 set(GPUDEDUP_BUNDLE_ZSTD "")
-foreach(library IN LISTS ZSTD_LINK_LIBRARIES)  # full paths, from pkg_check_modules
+foreach(library IN LISTS ZSTD_LINK_LIBRARIES ZLIB_LIBRARIES)  # full paths (pkg_check_modules, FindZLIB); zlib: gzip input
   gpudedup_bundle_static_twin(library ${library})
   list(APPEND GPUDEDUP_BUNDLE_ZSTD ${library})
 endforeach()

@@ -1,7 +1,7 @@
 #pragma once
 /// @file io.hpp
-/// Streaming input (JSONL, plain text, a directory, stdin, .zst of each) and the second
-/// pass that copies kept records to the output byte for byte.
+/// Streaming input (JSONL, plain text, a directory, stdin; each plain, zstd or gzip, told
+/// by content) and the second pass that copies kept records to the output byte for byte.
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -28,7 +28,8 @@ struct InputOptions {
   /// Files, directories, or "-" for stdin (spooled to a temporary file for the second pass).
   std::vector<std::string> paths;
   /// automatic: a directory is `directory`; a name ending .jsonl, .json or .ndjson
-  /// (optionally followed by .zst) is `jsonl`; anything else is `text`.
+  /// (optionally followed by .zst or .gz) is `jsonl`; anything else is `text`. Whether a
+  /// file is compressed is told by its first bytes, whatever the format.
   InputFormat format = InputFormat::automatic;
   std::string text_field = "text";
   std::string id_field;        ///< empty: the id is the 0-based record number
@@ -71,7 +72,10 @@ struct InputBatch {
 
 class RecordReader {
  public:
-  /// @throws data_error naming the path when an input is missing or unreadable.
+  /// @throws data_error naming the path when an input is missing or unreadable;
+  /// usage_error naming it when its content is a format gpudedup cannot read (Parquet,
+  /// bzip2, xz, a sketch file, binary data: docs/input.md). next() throws the same for a
+  /// folder's file or stdin, which are checked as they are opened.
   explicit RecordReader(InputOptions options);
   ~RecordReader();
   RecordReader(const RecordReader&) = delete;
@@ -84,7 +88,7 @@ class RecordReader {
 
   /// Second pass: writes, in input order, the raw record of every record r with
   /// keep[r] != 0 (JSONL: the original line; text: the line; directory: the file's
-  /// bytes), each followed by a newline. Call after the input is exhausted.
+  /// bytes; decompressed), each followed by a newline. Call after the input is exhausted.
   void write_kept(const std::vector<uint8_t>& keep, std::ostream& out);
 
  private:
