@@ -92,7 +92,7 @@ TEST(CliMemory, IndexAddOutOfMemoryLeavesTheIndexIntact) {
   ASSERT_EQ(limited(dir, "index add idx small.txt --threads 1").code, 0);
   const Limited r = limited(dir, "index add idx big.txt --only-new -o kept.txt --threads 1");
   EXPECT_EQ(r.code, 1) << r.err;
-  EXPECT_NE(r.err.find("out of memory while running index; try a smaller --batch-size"), std::string::npos)
+  EXPECT_NE(r.err.find("gpudedup index: error: out of memory while running index add; try a smaller --batch-size"), std::string::npos)
       << r.err;
   EXPECT_FALSE(has_temporary(dir.dir()));
   EXPECT_FALSE(std::filesystem::exists(dir.path("kept.txt")));
