@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "gpudedup/detail/bloom.hpp"
 #include "host/bloom/bloom_detail.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/core/union_find.hpp"
 
 namespace gpudedup {
@@ -98,19 +100,21 @@ std::vector<BloomPair> bloom_cpu_pairs(const BloomFilters& f, BloomMeasure m, do
   std::vector<std::vector<BloomPair>> found(static_cast<size_t>(tiles));
   uint64_t total = 0;
   const int nt = threads > 0 ? threads : omp_get_max_threads();
+  ParallelErrors errors;
 #pragma omp parallel num_threads(nt) reduction(+ : total)
   {
     std::vector<BloomPair> pending;  // sorted positions, not yet in `found`
-    UnionFind uf(forest_only ? f.size() : 0);
+    std::optional<UnionFind> uf;
+    errors.run([&] { uf.emplace(forest_only ? f.size() : 0); });
 #pragma omp for schedule(dynamic, 1)
-    for (int64_t ti = 0; ti < tiles; ++ti) {
+    for (int64_t ti = 0; ti < tiles; ++ti) errors.run([&] {
       auto& out = found[size_t(ti)];
       auto flush = [&] {
         total += pending.size();
         to_document_pairs(s, pending);
         out.insert(out.end(), pending.begin(), pending.end());
         pending.clear();
-        if (forest_only) keep_forest(out, uf);
+        if (forest_only) keep_forest(out, *uf);
       };
       for (int64_t tj = ti; tj < tiles; ++tj) {
         if (tj > ti && !bloom_tiles_may_pass(s, m, t, size_t(ti), size_t(tj))) break;
@@ -118,8 +122,9 @@ std::vector<BloomPair> bloom_cpu_pairs(const BloomFilters& f, BloomMeasure m, do
         if (pending.size() >= forest_compact_at) flush();
       }
       flush();
-    }
+    });
   }
+  errors.rethrow();
   std::vector<BloomPair> pairs;
   for (const auto& v : found) pairs.insert(pairs.end(), v.begin(), v.end());
   std::sort(pairs.begin(), pairs.end(), by_pair);

@@ -6,6 +6,7 @@
 #include "gpudedup/bloom.hpp"
 #include "gpudedup/detail/bloom.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/core/format.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/device/resolve_backend.hpp"
@@ -31,12 +32,13 @@ struct BloomEngine::Impl {
     const uint32_t W = config.bloom.bits / 64, h = config.bloom.hashes, m = config.bloom.bits;
     const int threads = config.threads > 0 ? config.threads : omp_get_max_threads();
     const int64_t n = int64_t(batch.size());
+    detail::ParallelErrors errors;
 #pragma omp parallel num_threads(threads)
     {
       std::vector<uint8_t> scratch;
       std::vector<uint64_t> set;
 #pragma omp for schedule(dynamic, 16)
-      for (int64_t d = 0; d < n; ++d) {
+      for (int64_t d = 0; d < n; ++d) errors.run([&] {
         detail::shingle_set(shingles, batch.text(size_t(d)), scratch, set);
         uint64_t* row = bits + size_t(d) * W;
         std::fill(row, row + W, 0);
@@ -44,8 +46,9 @@ struct BloomEngine::Impl {
         uint32_t pop = 0;
         for (uint32_t w = 0; w < W; ++w) pop += detail::popcount64(row[w]);
         popcounts[d] = pop;
-      }
+      });
     }
+    errors.rethrow();
   }
 
   /// Passing pairs sorted by (a, b); *passed counts them all, even where the CPU search

@@ -14,6 +14,7 @@
 #include "gpudedup/detail/buckets.hpp"
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/core/radix_sort.hpp"
 
 namespace gpudedup {
@@ -55,9 +56,12 @@ BloomLshResult bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, double t, 
   uint64_t looked = 0;
   for (uint32_t table = 0; table < tables; ++table) {
     for (auto& p : positions) p = uint32_t(detail::splitmix64_next(state) % mbits);
+    detail::ParallelErrors errors;
 #pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t i = 0; i < int64_t(docs.size()); ++i)
+    for (int64_t i = 0; i < int64_t(docs.size()); ++i) errors.run([&] {
       keys[size_t(i)] = {sampled_key(f.row(docs[size_t(i)]), positions.data(), bits, table), docs[size_t(i)]};
+    });
+    errors.rethrow();
     detail::radix_sort_by_key(keys, scratch);  // stable: a bucket stays in document order
     for (size_t lo = 0; lo < keys.size();) {
       size_t hi = lo + 1;

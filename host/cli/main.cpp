@@ -1,7 +1,9 @@
 // gpudedup: dispatches to a registered subcommand and maps errors to exit codes
-// (0 ok, 1 runtime or data error, 2 usage error).
+// (0 ok, 1 runtime or data error, 2 usage error). Running out of memory is an error like
+// any other (exit 1, outputs' temporaries removed as the exception unwinds), never an abort.
 #include <cstring>
 #include <iostream>
+#include <new>
 
 #include "gpudedup/errors.hpp"
 #include "host/cli/command.hpp"
@@ -36,8 +38,17 @@ int main(int argc, char** argv) {
     if (c.name != argv[1]) continue;
     std::string name = std::string("gpudedup ") + argv[1];
     argv[1] = name.data();
+    // `index add`, `index query`: the subcommand, taken now (the command rewrites argv).
+    const std::string sub = c.name == "index" && argc > 2 && argv[2][0] != '-' ? std::string(" ") + argv[2] : "";
     try {
       return c.run(argc - 1, argv + 1);
+    } catch (const std::bad_alloc&) {
+      // dedup, index and sketch read their input in batches (--batch-size): a smaller
+      // batch needs less memory. The other commands have no such flag.
+      const bool batched = c.name == "dedup" || c.name == "index" || c.name == "sketch";
+      std::cerr << "gpudedup " << c.name << ": error: out of memory while running " << c.name << sub
+                << (batched ? "; try a smaller --batch-size" : "") << "\n";
+      return 1;
     } catch (const gpudedup::usage_error& e) {
       std::cerr << "gpudedup " << c.name << ": " << gpudedup::cli::with_flags(e.what()) << "\n";
       return 2;

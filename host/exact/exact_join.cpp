@@ -11,6 +11,7 @@
 #include "gpudedup/detail/similarity.hpp"
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/exact/prefix_join.hpp"
 #include "host/exact/token_order.hpp"
 
@@ -26,8 +27,11 @@ bool same_set(const ShingleSets& sets, uint32_t a, uint32_t b) {
 std::vector<std::vector<uint32_t>> identical_groups(const ShingleSets& sets, int threads) {
   const int64_t n = int64_t(sets.size());
   std::vector<uint64_t> key(size_t(n), 0);
+  ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-  for (int64_t d = 0; d < n; ++d) key[size_t(d)] = xxhash64_u64(sets.set(size_t(d)), sets.set_size(size_t(d)));
+  for (int64_t d = 0; d < n; ++d)
+    errors.run([&] { key[size_t(d)] = xxhash64_u64(sets.set(size_t(d)), sets.set_size(size_t(d))); });
+  errors.rethrow();
   std::vector<uint32_t> docs;
   for (uint32_t d = 0; d < n; ++d)
     if (sets.set_size(d) > 0) docs.push_back(d);

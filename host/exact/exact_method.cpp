@@ -6,6 +6,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "host/core/format.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/core/union_find.hpp"
 #include "host/device/resolve_backend.hpp"
@@ -38,12 +39,15 @@ class ExactJoinMethod final : public DedupMethod {
     const int64_t n = int64_t(batch.size());
     std::vector<std::vector<uint64_t>> hashes(n);
     const int threads = config_.threads > 0 ? config_.threads : omp_get_max_threads();
+    detail::ParallelErrors errors;
 #pragma omp parallel num_threads(threads)
     {
       std::vector<uint8_t> scratch;
 #pragma omp for schedule(dynamic, 16)
-      for (int64_t d = 0; d < n; ++d) shingle_set(shingles_, batch.text(size_t(d)), scratch, hashes[d]);
+      for (int64_t d = 0; d < n; ++d)
+        errors.run([&] { shingle_set(shingles_, batch.text(size_t(d)), scratch, hashes[d]); });
     }
+    errors.rethrow();
     for (auto& h : hashes) {
       set_sizes_.push_back(uint32_t(h.size()));
       sets_.hashes.append(h.data(), h.size());

@@ -29,8 +29,10 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 
 #include "gpudedup/detail/similarity.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/exact/overlap_bounds.hpp"
 
 namespace gpudedup::detail {
@@ -249,17 +251,21 @@ std::vector<ScoredPair> prefix_join(const RankedSets& ranked, const std::vector<
   PrefixJoin join(ranked, ids, t, similarity);
   const int64_t n = int64_t(join.documents());
   std::vector<std::vector<ScoredPair>> outs(static_cast<size_t>(threads));
+  ParallelErrors errors;
 #pragma omp parallel num_threads(threads)
   {
-    Scratch s = join.make_scratch();
+    std::optional<Scratch> s;
+    errors.run([&] { s.emplace(join.make_scratch()); });
+    // Every thread meets every loop's barrier, even after a failure (run() then skips).
     for (int64_t block = 0; block < n; block += reference_block) {
       const int64_t end = std::min(n, block + reference_block);
       // The loop's closing barrier publishes this block's references to the next.
 #pragma omp for schedule(dynamic, probe_chunk)
-      for (int64_t py = block; py < end; ++py) join.probe(uint32_t(py), uint32_t(block), s);
+      for (int64_t py = block; py < end; ++py) errors.run([&] { join.probe(uint32_t(py), uint32_t(block), *s); });
     }
-    outs[size_t(omp_get_thread_num())] = std::move(s.out);
+    if (s) outs[size_t(omp_get_thread_num())] = std::move(s->out);
   }
+  errors.rethrow();
   std::vector<ScoredPair> all;
   for (auto& o : outs) all.insert(all.end(), o.begin(), o.end());
   return all;

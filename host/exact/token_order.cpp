@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpudedup/errors.hpp"
+#include "host/core/parallel_errors.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -51,19 +52,22 @@ RankedSets rank_tokens(const ShingleSets& sets, const std::vector<uint32_t>& doc
   // 2. Sort each bucket; count its distinct hashes, then write them with their document
   //    frequency (each set is duplicate-free, so a run's length is the df).
   std::vector<uint64_t> ustart(size_t(nb) + 1, 0);
+  ParallelErrors count_errors;
 #pragma omp parallel for schedule(dynamic, 256) num_threads(threads)
-  for (int64_t b = 0; b < nb; ++b) {
+  for (int64_t b = 0; b < nb; ++b) count_errors.run([&] {
     std::sort(buf.begin() + int64_t(start[b]), buf.begin() + int64_t(start[b + 1]));
     uint64_t u = 0;
     for (uint64_t i = start[b]; i < start[b + 1]; ++i) u += i == start[b] || buf[i] != buf[i - 1];
     ustart[b + 1] = u;
-  }
+  });
+  count_errors.rethrow();
   for (int64_t b = 0; b < nb; ++b) ustart[b + 1] += ustart[b];
   const uint64_t num_distinct = ustart[nb];
   GD_EXPECTS(num_distinct < no_rank, "exact join: more than 2^32-1 distinct shingles");
   std::vector<HashValue> distinct(num_distinct);  // value: the df, then the rank
+  ParallelErrors write_errors;
 #pragma omp parallel for schedule(dynamic, 256) num_threads(threads)
-  for (int64_t b = 0; b < nb; ++b) {
+  for (int64_t b = 0; b < nb; ++b) write_errors.run([&] {
     uint64_t o = ustart[b];
     for (uint64_t i = start[b]; i < start[b + 1]; ++i) {
       if (i == start[b] || buf[i] != buf[i - 1]) {
@@ -71,7 +75,8 @@ RankedSets rank_tokens(const ShingleSets& sets, const std::vector<uint32_t>& doc
       }
       ++distinct[o - 1].value;
     }
-  }
+  });
+  write_errors.rethrow();
   std::vector<uint64_t>().swap(buf);
 
   // 3. Rank shared tokens by (df, hash): a counting sort by df over the hash-ordered
@@ -88,8 +93,9 @@ RankedSets rank_tokens(const ShingleSets& sets, const std::vector<uint32_t>& doc
   // 4. Each document's set as ranks (ascending) plus its count of df-1 tokens.
   out.singles.assign(size_t(nd), 0);
   out.ranks.resize(size_t(nd));
+  ParallelErrors rank_errors;
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
-  for (int64_t i = 0; i < nd; ++i) {
+  for (int64_t i = 0; i < nd; ++i) rank_errors.run([&] {
     const uint32_t d = docs[size_t(i)];
     auto& r = out.ranks[size_t(i)];
     r.reserve(sets.set_size(d));
@@ -104,7 +110,8 @@ RankedSets rank_tokens(const ShingleSets& sets, const std::vector<uint32_t>& doc
     }
     std::sort(r.begin(), r.end());
     r.shrink_to_fit();
-  }
+  });
+  rank_errors.rethrow();
   return out;
 }
 

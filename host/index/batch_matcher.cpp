@@ -6,6 +6,7 @@
 
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/similarity.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/index/segment_reader.hpp"
 #include "kernels/index/index_cuda.hpp"
 
@@ -54,33 +55,31 @@ std::vector<IndexAnswer> match_batch(const MatchSettings& m, BucketProbe& probe,
   const int64_t n = int64_t(set_sizes.size());
   const uint32_t P = m.num_perm;
   std::vector<uint64_t> keys(uint64_t(n) * m.bands);
+  ParallelErrors key_errors;
 #pragma omp parallel for num_threads(m.threads) schedule(static)
-  for (int64_t i = 0; i < n; ++i)
+  for (int64_t i = 0; i < n; ++i) key_errors.run([&] {
     for (uint32_t b = 0; b < m.bands; ++b)
       keys[uint64_t(i) * m.bands + b] = band_key(signatures.data() + uint64_t(i) * P + uint64_t(b) * m.rows, m.rows, b);
+  });
+  key_errors.rethrow();
 
   // Against the index, segment by segment: probe every key, then verify in parallel.
   std::vector<Best> indexed(static_cast<size_t>(n));
   std::vector<BucketRange> runs(keys.size());
   for (const auto& seg : segments) {
     probe.probe(*seg, keys.data(), uint64_t(n), m.bands, index_bucket_limit, runs.data());
-    std::exception_ptr error;
+    ParallelErrors errors;  // a corrupted block, or out of memory: rethrown after the team ends
 #pragma omp parallel num_threads(m.threads)
     {
       std::vector<uint32_t> scratch;
 #pragma omp for schedule(dynamic, 64)
-      for (int64_t i = 0; i < n; ++i) {
-        if (set_sizes[size_t(i)] == 0) continue;
-        try {
-          verify_in_segment(m, *seg, runs.data() + uint64_t(i) * m.bands, signatures.data() + uint64_t(i) * P,
-                            set_sizes[size_t(i)], scratch, indexed[size_t(i)]);
-        } catch (...) {  // a corrupted block: rethrown after the team ends
-#pragma omp critical
-          if (!error) error = std::current_exception();
-        }
-      }
+      for (int64_t i = 0; i < n; ++i) errors.run([&] {
+        if (set_sizes[size_t(i)] == 0) return;
+        verify_in_segment(m, *seg, runs.data() + uint64_t(i) * m.bands, signatures.data() + uint64_t(i) * P,
+                          set_sizes[size_t(i)], scratch, indexed[size_t(i)]);
+      });
     }
-    if (error) std::rethrow_exception(error);
+    errors.rethrow();
   }
 
   // In batch order: a document is compared with the earlier documents answered new,

@@ -1,5 +1,6 @@
 #include <exception>
 
+#include "host/core/parallel_errors.hpp"
 #include "host/index/segment_reader.hpp"
 #include "kernels/index/index_cuda.hpp"
 
@@ -11,18 +12,12 @@ class CpuBucketProbe : public BucketProbe {
   explicit CpuBucketProbe(int threads) : threads_(threads) {}
   void probe(const Segment& seg, const uint64_t* keys, uint64_t n, uint32_t bands, uint32_t limit,
              BucketRange* out) override {
-    std::exception_ptr error;
+    ParallelErrors errors;  // a corrupted block: rethrown after the team ends
     const int64_t total = int64_t(n * bands);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 256)
-    for (int64_t i = 0; i < total; ++i) {
-      try {
-        out[i] = seg.find(uint32_t(uint64_t(i) % bands), keys[i], limit);
-      } catch (...) {  // a corrupted block: rethrown after the team ends
-#pragma omp critical
-        if (!error) error = std::current_exception();
-      }
-    }
-    if (error) std::rethrow_exception(error);
+    for (int64_t i = 0; i < total; ++i)
+      errors.run([&] { out[i] = seg.find(uint32_t(uint64_t(i) % bands), keys[i], limit); });
+    errors.rethrow();
   }
 
  private:

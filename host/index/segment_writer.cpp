@@ -13,6 +13,7 @@
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/index/durable_file.hpp"
 #include "host/index/segment_reader.hpp"
 
@@ -68,13 +69,15 @@ class SegmentFile {
     const int64_t blocks = int64_t(checksum_blocks(data_bytes));
     const size_t checksums_from = trailer.size();
     trailer.resize(trailer.size() + size_t(blocks));
+    detail::ParallelErrors errors;
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t b = 0; b < blocks; ++b) {
+    for (int64_t b = 0; b < blocks; ++b) errors.run([&] {
       const uint64_t start = segment_header_bytes + uint64_t(b) * checksum_block_bytes;
       const uint64_t len = std::min(checksum_block_bytes, h_.fences_at - start);
       trailer[checksums_from + size_t(b)] = xxhash64(base + start, size_t(len), 0);
-    }
+    });
     ::munmap(m, h_.file_bytes);
+    errors.rethrow();
     const uint64_t trailer_bytes = trailer.size() * 8;
     write(h_.fences_at, trailer.data(), trailer_bytes);
     h_.trailer_checksum = xxhash64(reinterpret_cast<const uint8_t*>(trailer.data()), size_t(trailer_bytes), 0);
@@ -162,27 +165,22 @@ SegmentHeader write_segment(const std::string& path, const SegmentBase& base, co
   const int64_t bands = base.bands;
   std::vector<std::vector<uint64_t>> keys(static_cast<size_t>(bands));
   std::vector<std::vector<uint32_t>> docs(static_cast<size_t>(bands));
-  std::exception_ptr error;
+  detail::ParallelErrors errors;  // out of memory: rethrown after the team ends
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (int64_t b = 0; b < bands; ++b) {
-    try {
-      std::vector<std::pair<uint64_t, uint32_t>> entries;
-      entries.reserve(nonempty.size());
-      for (uint32_t d : nonempty) {
-        const uint32_t* values = rows.signatures + uint64_t(d) * P + uint64_t(b) * base.rows;
-        entries.emplace_back(band_key(values, base.rows, uint32_t(b)), d);
-      }
-      std::sort(entries.begin(), entries.end());
-      for (const auto& [key, doc] : entries) {
-        keys[size_t(b)].push_back(key);
-        docs[size_t(b)].push_back(doc);
-      }
-    } catch (...) {  // out of memory: rethrown after the team ends
-#pragma omp critical
-      if (!error) error = std::current_exception();
+  for (int64_t b = 0; b < bands; ++b) errors.run([&] {
+    std::vector<std::pair<uint64_t, uint32_t>> entries;
+    entries.reserve(nonempty.size());
+    for (uint32_t d : nonempty) {
+      const uint32_t* values = rows.signatures + uint64_t(d) * P + uint64_t(b) * base.rows;
+      entries.emplace_back(band_key(values, base.rows, uint32_t(b)), d);
     }
-  }
-  if (error) std::rethrow_exception(error);
+    std::sort(entries.begin(), entries.end());
+    for (const auto& [key, doc] : entries) {
+      keys[size_t(b)].push_back(key);
+      docs[size_t(b)].push_back(doc);
+    }
+  });
+  errors.rethrow();
   for (int64_t b = 0; b < bands; ++b) {
     file.write(h.keys_at + uint64_t(b) * h.band_entries * 8, keys[size_t(b)].data(), h.band_entries * 8);
     file.write(h.docs_at + uint64_t(b) * h.band_entries * 4, docs[size_t(b)].data(), h.band_entries * 4);

@@ -9,6 +9,7 @@
 #include "gpudedup/detail/minhash.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/minhash_fold.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/core/radix_sort.hpp"
 
 namespace gpudedup::detail {
@@ -29,12 +30,13 @@ class CpuBackend final : public ComputeBackend {
     const int64_t n = int64_t(batch.size());
     std::vector<std::vector<uint64_t>> kept(sets ? n : 0);
     const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
+    detail::ParallelErrors errors;
 #pragma omp parallel num_threads(threads)
     {
       ShingleScratch scratch;
       std::vector<uint32_t> keys;
 #pragma omp for schedule(dynamic, sketch_chunk)
-      for (int64_t d = 0; d < n; ++d) {
+      for (int64_t d = 0; d < n; ++d) errors.run([&] {
         // The sorted set is an output, or is sampled (samples are taken from the sorted
         // set): sort, then fold its keys.
         if (sets || spec_.shingles.sample != SampleKind::none) {
@@ -52,8 +54,9 @@ class CpuBackend final : public ComputeBackend {
         uint32_t* sig = signatures + size_t(d) * P;
         std::fill(sig, sig + P, empty_signature_value);
         folder_.fold_keys(sig, keys.data(), keys.size());
-      }
+      });
     }
+    errors.rethrow();
     if (sets) {
       for (auto& h : kept) {
         sets->hashes.append(h.data(), h.size());

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "gpudedup/detail/normalize.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/simhash/simhash_detail.hpp"
 
 namespace gpudedup::detail {
@@ -15,18 +16,20 @@ void count_document_frequencies(const SimHashSpec& spec, const DocumentBatch& ba
   std::vector<std::vector<uint64_t>> per_doc(static_cast<size_t>(n));
   const int threads = spec.threads > 0 ? spec.threads : omp_get_max_threads();
   const word_shingle_params wp = spec.shingles.word_params();
+  ParallelErrors errors;
 #pragma omp parallel num_threads(threads)
   {
     std::vector<uint8_t> scratch;
 #pragma omp for schedule(dynamic, 16)
-    for (int64_t d = 0; d < n; ++d) {
+    for (int64_t d = 0; d < n; ++d) errors.run([&] {
       const size_t len = normalize_into(batch.text(size_t(d)), scratch);
       auto& f = per_doc[size_t(d)];
       for_each_simhash_feature(scratch.data(), len, spec.features, wp, [&](uint64_t h, uint32_t) { f.push_back(h); });
       std::sort(f.begin(), f.end());
       f.erase(std::unique(f.begin(), f.end()), f.end());  // df counts documents, not occurrences
-    }
+    });
   }
+  errors.rethrow();
   std::vector<uint64_t> all;
   for (auto& f : per_doc) all.insert(all.end(), f.begin(), f.end());
   std::sort(all.begin(), all.end());

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpudedup/detail/normalize.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/simhash/simhash_detail.hpp"
 
 namespace gpudedup::detail {
@@ -25,15 +26,17 @@ void simhash_fingerprints_cpu(const SimHashSpec& spec, const DocumentBatch& batc
                               uint32_t* feature_counts) {
   const int64_t n = int64_t(batch.size());
   const int threads = spec.threads > 0 ? spec.threads : omp_get_max_threads();
+  ParallelErrors errors;
 #pragma omp parallel num_threads(threads)
   {
     std::vector<uint8_t> scratch;
 #pragma omp for schedule(dynamic, 16)
-    for (int64_t d = 0; d < n; ++d) {
+    for (int64_t d = 0; d < n; ++d) errors.run([&] {
       const size_t len = normalize_into(batch.text(size_t(d)), scratch);
       fps[d] = simhash_fingerprint_text(spec, scratch.data(), len, feature_counts + d);
-    }
+    });
   }
+  errors.rethrow();
 }
 
 }  // namespace gpudedup::detail

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "host/core/parallel_errors.hpp"
 #include "host/simhash/simhash_detail.hpp"
 
 namespace gpudedup::detail {
@@ -54,8 +55,9 @@ std::vector<HammingPair> search_distinct_cpu(const std::vector<uint64_t>& values
     }
     for (size_t i = 0; i < n; ++i) order[i] = sorted[i].index;
     const size_t split_at = split_threshold(n, run_count, plan.split_factor);
+    ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-    for (int64_t r = 0; r < int64_t(runs.size()); ++r) {
+    for (int64_t r = 0; r < int64_t(runs.size()); ++r) errors.run([&] {
       auto [s, e] = runs[size_t(r)];
       // Skip runs whose members all agree on an earlier table's key: found there.
       bool pruned = false;
@@ -68,7 +70,8 @@ std::vector<HammingPair> search_distinct_cpu(const std::vector<uint64_t>& values
         search_run(values.data(), order.data() + s, e - s, mask, forbidden, plan.k, split_at,
                    found[size_t(omp_get_thread_num())]);
       }
-    }
+    });
+    errors.rethrow();
   }
   std::vector<HammingPair> all;
   for (auto& f : found) all.insert(all.end(), f.begin(), f.end());

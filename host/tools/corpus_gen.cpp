@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "gpudedup/errors.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/tools/random.hpp"
 #include "host/tools/word_model.hpp"
 
@@ -237,8 +238,9 @@ CorpusSummary CorpusGenerator::write(std::ostream& corpus, std::ostream& truth) 
   CorpusSummary s;
   for (uint64_t round = 0; round < blocks; round += per_round) {
     const uint64_t count = std::min(per_round, blocks - round);
+    detail::ParallelErrors errors;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int64_t k = 0; k < int64_t(count); ++k) {
+    for (int64_t k = 0; k < int64_t(count); ++k) errors.run([&] {
       std::string& buf = out[size_t(k)];
       buf.clear();
       const uint64_t first = (round + uint64_t(k)) * block_documents;
@@ -250,7 +252,8 @@ CorpusSummary CorpusGenerator::write(std::ostream& corpus, std::ostream& truth) 
         append_json_string(buf, m.slot_text(m.slot_at[p]));
         buf += "}\n";
       }
-    }
+    });
+    errors.rethrow();
     for (uint64_t k = 0; k < count; ++k) {
       corpus.write(out[k].data(), std::streamsize(out[k].size()));
       s.bytes += out[k].size();

@@ -57,6 +57,7 @@ BloomLshResult bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, double t, 
 /// candidate: 1 - (1 - (1 - d/m)^bits)^tables (buckets within the size bound).
 double bloom_lsh_probability(uint32_t distance, uint32_t m, uint32_t bits, uint32_t tables);
 
+/// One thread at a time per object, like every DedupMethod (method.hpp).
 class BloomEngine final : public DedupMethod {
  public:
   /// Uses config.bloom, .shingle, .sampling, .threshold, .threads, .backend, .device

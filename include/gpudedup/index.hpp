@@ -8,6 +8,11 @@
 /// Concurrency: one writer (an exclusive lock on DIR/LOCK) and any number of readers,
 /// in any processes. Readers see the snapshot they opened or last refresh()ed; segments
 /// are never modified in place, so a reader is never disturbed by the writer.
+/// Inside one process an Index, unlike the dedup methods (method.hpp), may be shared by
+/// threads: query() and the other const calls run concurrently, also while the same
+/// object inserts; insert, query_insert and compact are serialized by the object (one
+/// runs at a time, the others wait); refresh() may race with queries. Moving, assigning
+/// or destroying it must not overlap any other call.
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -43,6 +43,12 @@ struct StatsField {
   std::string json;
 };
 
+/// Thread safety: one thread at a time per object. A method (MinHashEngine,
+/// SimHashEngine, BloomEngine, the exact method, any registered one) is not
+/// synchronized: calls on one object, const ones included, must not overlap; separate
+/// objects may be used from separate threads. Each call parallelizes its own work
+/// (Config::threads), and an exception inside that work, std::bad_alloc included,
+/// reaches the caller; the object is then unusable except for destruction.
 class DedupMethod {
  public:
   virtual ~DedupMethod() = default;

@@ -36,6 +36,7 @@ struct ShingleSets {
   const uint64_t* set(size_t i) const { return hashes.data() + offsets[i]; }
 };
 
+/// One thread at a time per object, like every DedupMethod (method.hpp).
 class MinHashEngine final : public DedupMethod {
  public:
   /// Validates the config and resolves the backend (automatic: CUDA when a device is

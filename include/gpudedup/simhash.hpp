@@ -54,6 +54,7 @@ double simhash_score(uint32_t distance, double meta_jaccard, double meta_weight)
 std::vector<HammingPair> hamming_pairs(const std::vector<uint64_t>& fps, uint32_t k, uint32_t blocks = 0,
                                        double split_factor = 2.0, int threads = 0);
 
+/// One thread at a time per object, like every DedupMethod (method.hpp).
 class SimHashEngine final : public DedupMethod {
  public:
   /// Uses config.simhash, config.shingle (features = shingles), config.threads,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <set>
 #include <sstream>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "gpudedup/corpus_gen.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/core/parallel_errors.hpp"
 
 using namespace gpudedup;
 
@@ -344,4 +346,15 @@ TEST(CorpusGen, BadOptionsAreUsageErrors) {
   o = CorpusOptions{};
   o.max_cluster_size = 1;
   EXPECT_THROW(CorpusGenerator{o}, usage_error);
+}
+
+TEST(CorpusGen, FailureInsideTheParallelWriteReachesTheCaller) {
+  CorpusOptions o = no_edits(3000, 5);
+  o.threads = 2;
+  detail::inject_parallel_failure(2);  // the second block written in parallel fails
+  std::ostringstream c, t;
+  const CorpusGenerator g(o);
+  EXPECT_THROW(g.write(c, t), std::bad_alloc);
+  detail::inject_parallel_failure(0);
+  EXPECT_EQ(generate(o).corpus, generate(o).corpus);
 }
