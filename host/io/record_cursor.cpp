@@ -26,6 +26,9 @@ class LineCursor : public RecordCursor {
     std::string_view line;
     while (lines_.next(line)) {
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF files
+      // A UTF-8 byte order mark opens some files (Windows editors): it is not part of the
+      // first record, in either pass, so JSON parses and the kept copy starts clean.
+      if (lines_.line_number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
       if (input_.format == InputFormat::jsonl && is_blank(line)) {
         ++blank_;
         continue;

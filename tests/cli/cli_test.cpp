@@ -392,4 +392,19 @@ TEST_F(CliTest, SkippedRecordsAreReportedEvenWhenQuiet) {
   EXPECT_EQ(silent.err, "");
 }
 
+TEST_F(CliTest, AByteOrderMarkOpensTheFirstRecordOfEachFile) {
+  const std::string bom = "\xEF\xBB\xBF";
+  write("a.jsonl", bom + "{\"id\": \"a\", \"text\": \"one document about cats\"}\n"
+                         "{\"id\": \"b\", \"text\": \"another about dogs and birds\"}\n");
+  write("b.txt", bom + "a text line\nanother text line\n");
+  const RunResult r = run("dedup " + path("a.jsonl") + " -q --id-field id -o " + path("kept.jsonl"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "") << "the first record is not skipped";
+  EXPECT_EQ(read(path("kept.jsonl")), "{\"id\": \"a\", \"text\": \"one document about cats\"}\n"
+                                      "{\"id\": \"b\", \"text\": \"another about dogs and birds\"}\n");
+  const RunResult t = run("dedup " + path("b.txt") + " -q -o " + path("kept.txt"));
+  EXPECT_EQ(t.code, 0) << t.err;
+  EXPECT_EQ(read(path("kept.txt")), "a text line\nanother text line\n");
+}
+
 }  // namespace
