@@ -8,7 +8,7 @@ namespace gpudedup::io {
 namespace {
 
 /// Deeper nesting is refused rather than risking the stack (simdjson's default is 1024).
-constexpr int kMaxDepth = 512;
+constexpr int kMaxDepth = max_json_depth;
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';

@@ -7,6 +7,10 @@
 
 namespace gpudedup::io {
 
+/// The deepest nesting of arrays and objects a record may have, the same for both parsers
+/// (simdjson and the fallback), so a record is kept or skipped whichever parser reads it.
+constexpr int max_json_depth = 512;
+
 enum class JsonKind { missing, string, number, object, array, boolean, null };
 
 /// The top-level fields a parser extracts.

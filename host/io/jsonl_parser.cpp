@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gpudedup/errors.hpp"
 #include "host/io/json_fallback.hpp"
 
 namespace gpudedup::io {
@@ -107,6 +108,8 @@ struct JsonlParser::Impl {
 JsonlParser::JsonlParser(FieldNames names) : impl_(std::make_unique<Impl>()) {
   check_field_names(names);
   impl_->names = std::move(names);
+  // simdjson keeps this depth when it grows for longer lines (ensure_capacity).
+  if (impl_->parser.allocate(4096, max_json_depth)) throw data_error("cannot allocate the JSON parser (out of memory)");
 }
 
 JsonlParser::~JsonlParser() = default;

@@ -196,3 +196,18 @@ TEST(IoJsonl, CrlfLinesAndBlankCrlfLines) {
   EXPECT_EQ(st.blank_lines, 1u);
   EXPECT_EQ(st.skipped, 0u);
 }
+
+// Both parsers (simdjson, and the fallback that also reads invalid UTF-8) refuse the same
+// nesting depth, so whether a deep record is kept does not depend on its text's bytes.
+TEST(IoJsonl, BothParsersRefuseTheSameDepth) {
+  io::JsonlParser parser(io::FieldNames{"text", ""});
+  io::RecordFields f;
+  std::string problem;
+  auto nested = [](int depth) { return std::string(size_t(depth), '[') + std::string(size_t(depth), ']'); };
+  for (const std::string text : {"plain text", "bad \xFF byte"}) {
+    const std::string head = "{\"text\": \"" + text + "\", \"x\": ";
+    EXPECT_TRUE(parser.parse(head + nested(io::max_json_depth - 1) + "}", f, problem)) << text << ": " << problem;
+    EXPECT_FALSE(parser.parse(head + nested(io::max_json_depth + 1) + "}", f, problem)) << text;
+    EXPECT_NE(problem.find("nested too deeply"), std::string::npos) << text << ": " << problem;
+  }
+}
