@@ -102,10 +102,11 @@ std::unique_ptr<ByteSource> open_content(std::unique_ptr<ByteSource> raw) {
   return inner;
 }
 
-void check_file_content(const std::string& path) {
+Content check_file_content(const std::string& path) {
   HeadSource headed(open_file_source(path));
   const Content c = sniff(headed.head().data(), headed.head().size());
   if (refused(c)) refuse(path, c, "");
+  return c;
 }
 
 }  // namespace gpudedup::io

@@ -27,7 +27,8 @@ const char* describe(Content c);
 std::unique_ptr<ByteSource> open_content(std::unique_ptr<ByteSource> raw);
 
 /// Checks only the raw first bytes of the file at `path` (no decompression), so that
-/// unreadable formats are refused before any work. @throws usage_error as open_content.
-void check_file_content(const std::string& path);
+/// unreadable formats are refused before any work. @return what they look like (plain,
+/// zstd or gzip). @throws usage_error as open_content.
+Content check_file_content(const std::string& path);
 
 }  // namespace gpudedup::io

@@ -93,7 +93,8 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
       throw data_error(path + ": cannot open input: " + std::strerror(errno) + "; check its permissions");
     if (S_ISREG(st.st_mode)) {
       ::close(fd);
-      check_file_content(path);  // a Parquet or bzip2 file is refused now, not read as text
+      // A Parquet or bzip2 file is refused now, not read as text.
+      if (check_file_content(path) == Content::plain) in.plain_bytes = uint64_t(st.st_size);
     }
     in.format = options.format == InputFormat::automatic ? format_for_name(path) : options.format;
     // A pipe or device (e.g. <(zcat ...)) can be read only once: spool it like stdin.

@@ -16,6 +16,7 @@ struct Input {
   InputFormat format;          ///< resolved: jsonl, text or directory
   std::unique_ptr<Spool> spool;  ///< stdin and pipes: what the first pass read
   std::vector<FileId> skip;    ///< a folder: files not to list (InputOptions::skip_files)
+  uint64_t plain_bytes = 0;    ///< an uncompressed regular file: its size (what reading yields); else 0
 };
 
 /// @throws data_error naming the path when an input is missing, unreadable, or does not

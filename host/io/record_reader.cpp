@@ -84,6 +84,15 @@ RecordReader::~RecordReader() = default;
 
 const InputStats& RecordReader::stats() const { return impl_->stats; }
 
+uint64_t RecordReader::expected_bytes() const {
+  uint64_t total = 0;
+  for (const auto& in : impl_->inputs) {
+    if (in.plain_bytes == 0) return 0;
+    total += in.plain_bytes;
+  }
+  return total;
+}
+
 bool RecordReader::next(InputBatch& batch, size_t max_docs, size_t max_bytes) {
   GD_EXPECTS(max_docs > 0, "RecordReader::next: max_docs must be at least 1 (`batch_size`)");
   auto& m = *impl_;

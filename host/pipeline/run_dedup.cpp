@@ -2,38 +2,20 @@
 // stages, then a second pass over the input to copy the kept records.
 #include "gpudedup/pipeline.hpp"
 
-#include <sys/stat.h>
-
-#include <chrono>
 #include <memory>
 #include <optional>
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
 #include "host/core/id_table.hpp"
-#include "host/core/json_text.hpp"
+#include "host/core/stage_clock.hpp"
 #include "host/io/result_writers.hpp"
 
 namespace gpudedup {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-
-double since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
-
-/// Sum of the input files' sizes, for the progress ETA; 0 when not knowable up front.
-uint64_t known_input_bytes(const InputOptions& in) {
-  uint64_t total = 0;
-  for (const auto& p : in.paths) {
-    struct stat st {};
-    if (p == "-" || (p.size() >= 4 && p.compare(p.size() - 4, 4, ".zst") == 0)) return 0;
-    if (::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
-    total += uint64_t(st.st_size);
-  }
-  return total;
-}
+using clock_type = detail::stage_clock;
+using detail::seconds_since;
 
 /// The job's output files, in the order they are committed, named by their parameters.
 std::vector<NamedPath> output_paths(const OutputOptions& o) {
@@ -105,13 +87,13 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   s.backend = method->backend();
 
   Progress p;
-  p.total_input_bytes = known_input_bytes(input);
   auto report = [&](const char* stage, const RecordReader& reader) {
     if (!progress) return;
     p.stage = stage;
     p.documents = method->size();
     p.input_bytes = reader.stats().bytes;
-    p.seconds = since(t_start);
+    p.total_input_bytes = reader.expected_bytes();
+    p.seconds = seconds_since(t_start);
     progress(p);
   };
   // Reads every batch of a fresh pass over the input into `use`.
@@ -120,7 +102,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     for (;;) {
       const auto t0 = clock_type::now();
       const bool more = reader.next(batch, job.batch_size, job.batch_max_bytes);
-      s.seconds_read += since(t0);
+      s.seconds_read += seconds_since(t0);
       if (!more) break;
       use(batch);
       report(stage, reader);
@@ -170,8 +152,8 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     detail::write_pairs(out, s.result, ids);
   });
   write_output(files, "outputs.clusters", [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
-  s.seconds_write = since(t_write);
-  s.seconds_total = since(t_start);
+  s.seconds_write = seconds_since(t_write);
+  s.seconds_total = seconds_since(t_start);
   write_output(files, "outputs.stats", [&](std::ostream& out) { out << stats_json(job, s); });
   files.commit();
   return s;

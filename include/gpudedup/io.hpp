@@ -85,6 +85,9 @@ class RecordReader {
   /// text. @return false when the input is exhausted and the batch is empty.
   bool next(InputBatch& batch, size_t max_docs, size_t max_bytes);
   const InputStats& stats() const;
+  /// The bytes a whole pass will read (InputStats::bytes at its end), known up front when
+  /// every input is an uncompressed regular file; 0 otherwise (stdin, zstd, gzip, folders).
+  uint64_t expected_bytes() const;
 
   /// Second pass: writes, in input order, the raw record of every record r with
   /// keep[r] != 0 (JSONL: the original line; text: the line; directory: the file's

@@ -31,7 +31,7 @@ struct Progress {
   const char* stage = "";        ///< "prepass" (when the method needs one), "sketch", "candidates", "write"
   uint64_t documents = 0;        ///< documents sketched so far
   uint64_t input_bytes = 0;      ///< bytes read so far
-  uint64_t total_input_bytes = 0;///< sum of input file sizes (0 when unknown: stdin, .zst)
+  uint64_t total_input_bytes = 0;///< RecordReader::expected_bytes() (0 when unknown: stdin, compressed)
   double seconds = 0;            ///< since the job started
 };
 using ProgressCallback = std::function<void(const Progress&)>;

@@ -91,6 +91,17 @@ TEST(IoFormats, CompressionIsToldByContentNotName) {
   EXPECT_EQ(texts(read_all(options_for({p}))), (std::vector<std::string>{"not compressed at all"}));
 }
 
+// The progress ETA's total: known up front only when every input reads as its own bytes.
+TEST(IoFormats, ExpectedBytesAreKnownForPlainFilesOnly) {
+  TempDir dir;
+  const std::string jsonl = "{\"text\": \"hidden\"}\n";
+  const auto p = dir.write("plain.txt.zst", "not compressed at all\n");  // text named .zst
+  const auto q = dir.write("b.jsonl", jsonl);
+  const auto g = dir.write("looks-plain.jsonl", gzip_compress(jsonl));  // gzip named .jsonl
+  EXPECT_EQ(RecordReader(options_for({p, q})).expected_bytes(), 22u + jsonl.size());
+  EXPECT_EQ(RecordReader(options_for({q, g})).expected_bytes(), 0u);
+}
+
 TEST(IoFormats, MultiMemberGzipIsReadWhole) {
   TempDir dir;
   const std::string text = numbered_lines(3000);
