@@ -7,6 +7,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/sketch_file.hpp"
+#include "host/index/segment_format.hpp"
 #include "host/io/gzip_source.hpp"
 #include "host/io/zstd_source.hpp"
 
@@ -67,7 +68,7 @@ Content sniff(const char* head, size_t n) {
   if (starts_with(s, std::string_view("\xFD" "7zXZ\x00", 6))) return Content::xz;
   if (starts_with(s, "PAR1")) return Content::parquet;
   if (starts_with(s, std::string_view(sketch_file_magic, sizeof sketch_file_magic))) return Content::sketch;
-  if (starts_with(s, "GDSEGMNT")) return Content::segment;
+  if (starts_with(s, std::string_view(detail::segment_magic, sizeof detail::segment_magic))) return Content::segment;
   if (s.find('\0') != std::string_view::npos) return Content::binary;
   return Content::plain;
 }
