@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Dict, List, Optional
+import time
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 if sys.version_info < (3, 9):  # pragma: no cover
     raise ImportError("gpudedup needs Python 3.9 or newer")
@@ -27,14 +28,18 @@ except ImportError as e:  # pragma: no cover
         "rather than importing it from the source tree."
     ) from e
 
-from ._errors import library_errors
+from ._errors import FileError, library_errors
+from ._files import FilesResult, dedup_files
+from ._index import Index, IndexAnswers
+from ._progress import Progress, close, progress_function
 from ._texts import to_texts
 
 UsageError = _core.UsageError
 DataError = _core.DataError
 __version__ = _core.__version__
 
-__all__ = ["dedup", "sketch", "Engine", "DedupResult", "methods", "UsageError", "DataError"]
+__all__ = ["dedup", "dedup_files", "sketch", "Engine", "DedupResult", "FilesResult", "Index", "IndexAnswers",
+           "methods", "UsageError", "DataError", "FileError"]
 
 PAIR_DTYPE = np.dtype([("a", np.uint32), ("b", np.uint32), ("similarity", np.float64)])
 
@@ -126,11 +131,13 @@ class Engine:
         with library_errors():
             self._engine = _core.Engine(opts)
 
-    def add(self, texts: Any) -> int:
-        """Adds a batch (any input dedup() takes); returns the input position of its first element."""
+    def add(self, texts: Any, meta: Optional[Sequence[Any]] = None) -> int:
+        """Adds a batch (any input dedup() takes); returns the input position of its first
+        element. meta (method simhash with meta_field): one collection of str per text,
+        its metadata set for the combined score; None for an empty set."""
         batch = to_texts(texts)
         with library_errors():
-            return self._engine.add(batch)
+            return self._engine.add(batch, meta)
 
     def finish(self) -> DedupResult:
         """Finds, verifies and clusters the near-duplicates of everything added."""
@@ -150,8 +157,23 @@ class Engine:
         return int(self._engine.inputs)
 
 
+def _batches(texts: Any, size: int) -> Iterator[Any]:
+    """Slices of `texts` of `size` elements (positional slices of a list, tuple, numpy or
+    Arrow array, pandas Series); an iterable without len() is read into a list first."""
+    if not hasattr(texts, "__len__") or not hasattr(texts, "__getitem__") or isinstance(texts, dict):
+        texts = list(texts)
+    n = len(texts)
+    if n <= size:
+        yield texts
+        return
+    iloc = getattr(texts, "iloc", None)  # pandas: slices by position
+    for start in range(0, n, size):
+        yield (iloc if iloc is not None else texts)[start:start + size]
+
+
 def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_perm: Optional[int] = None,
           seed: int = 1, shingle: str = "char", ngram: int = 5, backend: str = "auto", threads: int = 0,
+          meta: Optional[Sequence[Any]] = None, batch_size: int = 65536, progress: Progress = None,
           **options: Any) -> DedupResult:
     """Finds the near-duplicates among `texts` and keeps the first of each cluster.
 
@@ -166,19 +188,49 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
     shingle: "char" or "word"; ngram: the shingle length k.
     backend: "auto" (CUDA when a device is found), "cpu" or "cuda".
     threads: CPU threads, 0 = all cores.
+    meta: method simhash: one collection of str per text (its metadata set: keywords,
+        tags), for the combined score with meta_weight and min_score.
+    batch_size: texts per batch; Ctrl-C stops the run between two batches.
+    progress: True for a tqdm bar (when tqdm is installed), or a function called with a
+        dict per batch (stage, documents, input_bytes, total_input_bytes, seconds).
     options: bands, rows, verify ("estimate", "exact", "none"), similarity ("jaccard",
         "containment"), all_pairs, stop_words, remove_stop_words, stop_word_anchored,
         sample, sample_size, sample_mod, bloom_bits, bloom_hashes, bloom_measure,
         bloom_all_pairs_limit, bloom_lsh_bits, bloom_lsh_tables, hamming, blocks,
-        weights, features, len_mu, len_sigma, split_factor, device (docs/python.md).
+        weights, features, len_mu, len_sigma, split_factor, meta_weight, min_score,
+        device (docs/python.md). An option of a group the method does not read (hamming
+        with minhash) is refused.
 
     Raises ValueError (UsageError) for a bad option, TypeError for an element that is not
     str or None, RuntimeError (DataError) when the engine fails.
     """
+    if meta is not None:
+        if options.get("meta_field") is None:
+            options["meta_field"] = "meta"
+        meta = list(meta)
+        if not hasattr(texts, "__len__"):
+            texts = list(texts)
+        if len(meta) != len(texts):
+            raise UsageError(f"meta has {len(meta)} entries for {len(texts)} texts: give one per text")
+    if batch_size < 1:
+        raise UsageError(f"batch_size must be >= 1, got {batch_size}")
     engine = Engine(method=method, threshold=threshold, num_perm=num_perm, seed=seed, shingle=shingle,
                     ngram=ngram, backend=backend, threads=threads, **options)
-    engine.add(texts)
-    return engine.finish()
+    report = progress_function(progress, "doc")
+    try:
+        start = time.perf_counter()
+        meta_batches = _batches(meta, batch_size) if meta is not None else None
+        for batch in _batches(texts, batch_size):
+            engine.add(batch, next(meta_batches) if meta_batches is not None else None)
+            if report:
+                report({"stage": "sketch", "documents": len(engine), "input_bytes": 0, "total_input_bytes": 0,
+                        "seconds": time.perf_counter() - start})
+        if report:
+            report({"stage": "candidates", "documents": len(engine), "input_bytes": 0, "total_input_bytes": 0,
+                    "seconds": time.perf_counter() - start})
+        return engine.finish()
+    finally:
+        close(report)
 
 
 def sketch(texts: Any, *, num_perm: int = 256, seed: int = 1, shingle: str = "char", ngram: int = 5,

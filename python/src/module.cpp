@@ -16,6 +16,9 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
 #include "gpudedup/minhash.hpp"
+#include "bindings.hpp"
+#include "meta_sets.hpp"
+#include "numpy_of.hpp"
 #include "options.hpp"
 #include "texts.hpp"
 
@@ -24,32 +27,26 @@ namespace nb = nanobind;
 namespace gpudedup::python {
 namespace {
 
-/// A numpy array over the memory of `holder` (a std::vector or PodBuffer), which moves to
-/// the heap and is freed with the array: no copy of the values.
-template <class Holder>
-nb::object numpy_of(Holder&& holder, std::vector<size_t> shape) {
-  auto* owned = new std::decay_t<Holder>(std::move(holder));
-  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::decay_t<Holder>*>(p); });
-  using T = std::remove_pointer_t<decltype(owned->data())>;
-  return nb::cast(nb::ndarray<nb::numpy, T>(owned->data(), shape.size(), shape.data(), owner));
-}
-
 /// Incremental dedup over batches of Texts, for any method of the method table.
 class Engine {
  public:
   explicit Engine(const nb::dict& options) : config_(config_from(options)) {
     method_ = make_method(config_);
     const MethodNeeds needs = method_->needs();
-    if (!needs.meta_field.empty()) {
-      throw usage_error("`simhash.meta_field`: metadata sets are not read by the Python package yet");
-    }
     hold_ = needs.prepass;
+    reads_meta_ = !needs.meta_field.empty();
   }
 
   /// Adds a batch; with a method that needs a first pass (SimHash tfidf weights) the
   /// batches are held until finish(). @return the input position of the batch's first element.
-  uint64_t add(Texts& texts) {
+  uint64_t add(Texts& texts, nb::handle meta) {
     if (finished_) throw nb::value_error("finish() was called already: make a new Engine");
+    MetadataBatch sets;
+    if (reads_meta_) {
+      sets = meta_sets(meta, texts);
+    } else if (!meta.is_none()) {
+      throw usage_error("`meta` is read with `simhash.meta_field` only (method simhash)");
+    }
     const uint64_t first = inputs_;
     if (inputs_ + texts.inputs > UINT32_MAX) throw nb::value_error("at most 4294967295 texts in one engine");
     for (const uint32_t p : texts.positions) positions_.push_back(uint32_t(first + p));
@@ -57,8 +54,9 @@ class Engine {
     nb::gil_scoped_release unlocked;
     if (hold_) {
       held_.push_back(std::move(texts.docs));
+      held_meta_.push_back(std::move(sets));
     } else {
-      method_->add(texts.docs);
+      method_->add(texts.docs, sets);
     }
     texts = Texts{};
     return first;
@@ -71,8 +69,9 @@ class Engine {
     {
       nb::gil_scoped_release unlocked;
       for (const auto& docs : held_) method_->prepass(docs);
-      for (const auto& docs : held_) method_->add(docs);
+      for (size_t i = 0; i < held_.size(); ++i) method_->add(held_[i], held_meta_[i]);
       held_.clear();
+      held_meta_.clear();
       r = method_->finish();
     }
     nb::dict out;
@@ -123,8 +122,10 @@ class Engine {
   Config config_;
   std::unique_ptr<DedupMethod> method_;
   bool hold_ = false;
+  bool reads_meta_ = false;
   bool finished_ = false;
   std::vector<DocumentBatch> held_;
+  std::vector<MetadataBatch> held_meta_;
   std::vector<uint32_t> positions_;
   uint64_t inputs_ = 0;
 };
@@ -176,7 +177,7 @@ NB_MODULE(_core, m) {
 
   nb::class_<py::Engine>(m, "Engine")
       .def(nb::init<const nb::dict&>(), nb::arg("options"))
-      .def("add", &py::Engine::add, nb::arg("texts"))
+      .def("add", &py::Engine::add, nb::arg("texts"), nb::arg("meta").none())
       .def("finish", &py::Engine::finish)
       .def_prop_ro("inputs", &py::Engine::inputs)
       .def_prop_ro("backend", &py::Engine::backend)
@@ -188,4 +189,7 @@ NB_MODULE(_core, m) {
     for (const auto& row : gpudedup::method_table()) names.push_back(row.name);
     return names;
   });
+  py::bind_index(m);
+  py::bind_files(m);
+  py::bind_compat(m);
 }

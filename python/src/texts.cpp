@@ -95,8 +95,16 @@ void Texts::add_list(nb::handle list) {
     }
     Py_ssize_t size = 0;
     const char* utf8 = PyUnicode_AsUTF8AndSize(item, &size);
-    if (!utf8) throw nb::python_error();
-    docs.add(std::string_view(utf8, size_t(size)));
+    if (utf8) {
+      docs.add(std::string_view(utf8, size_t(size)));
+    } else {
+      // A lone surrogate (from surrogateescape decoding, or a JSON \uD800 escape): its
+      // 3-byte form, the bytes the program's JSONL reader keeps for the same text.
+      PyErr_Clear();
+      const nb::object bytes = nb::steal(PyUnicode_AsEncodedString(item, "utf-8", "surrogatepass"));
+      if (!bytes.is_valid()) throw nb::python_error();
+      docs.add(std::string_view(PyBytes_AS_STRING(bytes.ptr()), size_t(PyBytes_GET_SIZE(bytes.ptr()))));
+    }
     positions.push_back(uint32_t(inputs));
   }
 }
