@@ -1,0 +1,36 @@
+"""The pipelines of examples/python run and give the one-call answer."""
+import importlib.util
+
+import numpy as np
+import pytest
+
+import gpudedup
+from conftest import ROOT
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / "python" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_parquet_shards_are_filtered_as_one_corpus(corpus, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    texts = list(corpus)
+    texts[7] = None
+    cuts = [0, 30, 31, 80, len(texts)]
+    shards = []
+    for n, (a, b) in enumerate(zip(cuts, cuts[1:])):
+        path = tmp_path / f"shard{n}.parquet"
+        pq.write_table(pa.table({"id": list(range(a, b)), "text": pa.array(texts[a:b], pa.large_string())}), path)
+        shards.append(str(path))
+    stats = load("parquet_shards").dedup_shards(shards, str(tmp_path / "out"), threshold=0.7, backend="cpu")
+
+    want = gpudedup.dedup(texts, threshold=0.7, backend="cpu")
+    kept_ids = []
+    for path in shards:
+        kept_ids += pq.read_table(tmp_path / "out" / path.split("/")[-1])["id"].to_pylist()
+    assert kept_ids == np.flatnonzero(want.keep).tolist()
+    assert stats["removed"] == want.stats["removed"] > 0 and stats["skipped"] == 1
