@@ -68,9 +68,7 @@ def dedup_files(paths: Union[PathLike, Sequence[PathLike]], *, output: Optional[
     Raises ValueError (UsageError) for bad options or clashing outputs, OSError
     (FileError) for unreadable input, a strict-mode bad record or a failed write.
     """
-    if isinstance(paths, (str, bytes, os.PathLike)):
-        paths = [paths]
-    paths = [os.fspath(p) for p in paths]
+    names: List[str] = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
     opts = {k: v for k, v in dict(method=method, threshold=threshold, num_perm=num_perm, seed=seed, shingle=shingle,
                                   ngram=ngram, backend=backend, threads=threads, **options).items()
             if v is not None}
@@ -80,6 +78,6 @@ def dedup_files(paths: Union[PathLike, Sequence[PathLike]], *, output: Optional[
     report = progress_function(progress, "doc")
     try:
         with library_errors(files=True):
-            return FilesResult(_core.dedup_files(paths, inputs, outputs, int(batch_size), opts, report))
+            return FilesResult(_core.dedup_files(names, inputs, outputs, int(batch_size), opts, report))
     finally:
         close(report)

@@ -14,8 +14,9 @@ class TqdmBar:
     def __init__(self, tqdm: Any, unit: str):
         self._tqdm = tqdm
         self._unit = unit
-        self._bar = None
-        self._stage = None
+        self._bar: Any = None
+        self._stage: Optional[str] = None
+        self._by_bytes = False
 
     def __call__(self, p: Dict[str, Any]) -> None:
         if p["stage"] != self._stage:

@@ -95,12 +95,15 @@ class MinHash:
         return self.hashvalues.copy()
 
     def is_empty(self) -> bool:
+        """True when no token was added (every value is 0xFFFFFFFF)."""
         return bool((self.hashvalues == _EMPTY).all())
 
     def clear(self) -> None:
+        """Forgets every token."""
         self.hashvalues.fill(_EMPTY)
 
     def copy(self) -> "MinHash":
+        """An independent MinHash with the same seed and values."""
         return MinHash(seed=self.seed, hashvalues=self.hashvalues)
 
     def __len__(self) -> int:
@@ -110,7 +113,7 @@ class MinHash:
         return (isinstance(other, MinHash) and self.seed == other.seed
                 and np.array_equal(self.hashvalues, other.hashvalues))
 
-    __hash__ = None  # mutable, like datasketch's
+    __hash__ = None  # type: ignore[assignment]  # mutable, like datasketch's
 
     @classmethod
     def bulk(cls, b: Iterable[Iterable[Any]], num_perm: int = 128, seed: int = 1, **_: Any) -> List["MinHash"]:
@@ -202,9 +205,11 @@ class MinHashLSH:
         self._buckets.remove(doc)
 
     def is_empty(self) -> bool:
+        """True when no key is in the LSH."""
         return not self._doc_of
 
     def keys(self) -> List[Hashable]:
+        """The keys inserted, in order."""
         return list(self._doc_of)
 
     def __contains__(self, key: Hashable) -> bool:
