@@ -34,3 +34,16 @@ def test_parquet_shards_are_filtered_as_one_corpus(corpus, tmp_path):
         kept_ids += pq.read_table(tmp_path / "out" / path.split("/")[-1])["id"].to_pylist()
     assert kept_ids == np.flatnonzero(want.keep).tolist()
     assert stats["removed"] == want.stats["removed"] > 0 and stats["skipped"] == 1
+
+
+def test_dask_sketch_stage_then_candidates_equal_dedup(corpus):
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    texts = list(corpus)
+    texts[4] = None
+    texts[9] = ""
+    frame = dd.from_pandas(pd.DataFrame({"text": pd.Series(texts, dtype=object)}), npartitions=4)
+    keep = load("dask_pipeline").dedup_dask(frame, threshold=0.7, num_perm=128)
+    want = gpudedup.dedup(texts, threshold=0.7, num_perm=128, backend="cpu")
+    assert want.stats["removed"] > 0
+    np.testing.assert_array_equal(keep, want.keep)
