@@ -100,3 +100,15 @@ def test_bad_parameters_are_value_errors(tmp_path):
         idx.id(0)
     with pytest.raises(OSError, match="one writer at a time"):
         gpudedup.Index.open(tmp_path / "c", writable=True)
+
+
+def test_threads_share_one_index(corpus, tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    idx = gpudedup.Index.create(tmp_path / "idx", backend="cpu", threads=1)
+    idx.insert(corpus[:60])
+    want = idx.query(corpus[60:]).duplicate
+    with ThreadPoolExecutor(4) as pool:  # queries run with the GIL released, side by side
+        answers = list(pool.map(lambda _: idx.query(corpus[60:]).duplicate, range(8)))
+    for got in answers:
+        np.testing.assert_array_equal(got, want)
