@@ -100,3 +100,18 @@ def test_wrong_batch_size_and_progress():
         gpudedup.dedup(["a"], batch_size=0)
     with pytest.raises(TypeError, match="progress"):
         gpudedup.dedup(["a"], progress="yes")
+
+
+def test_progress_true_without_tqdm_warns_and_runs(corpus, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # import fails as if not installed
+    with pytest.warns(UserWarning, match="tqdm"):
+        r = gpudedup.dedup(corpus, backend="cpu", progress=True)
+    assert len(r) == len(corpus)
+
+
+def test_progress_true_draws_a_tqdm_bar(corpus, capsys):
+    pytest.importorskip("tqdm")
+    gpudedup.dedup(corpus, backend="cpu", batch_size=16, progress=True)
+    assert "gpudedup sketch" in capsys.readouterr().err
