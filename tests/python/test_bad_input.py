@@ -115,3 +115,19 @@ def test_progress_true_draws_a_tqdm_bar(corpus, capsys):
     pytest.importorskip("tqdm")
     gpudedup.dedup(corpus, backend="cpu", batch_size=16, progress=True)
     assert "gpudedup sketch" in capsys.readouterr().err
+
+
+def test_arrow_strings_make_no_python_object_per_element():
+    pa = pytest.importorskip("pyarrow")
+    import tracemalloc
+
+    n = 200_000
+    arr = pa.array([f"text number {i} with a few words" for i in range(n)])
+    gpudedup.sketch(arr[:10], num_perm=8, backend="cpu")  # imports and first-call caches
+    tracemalloc.start()
+    sigs = gpudedup.sketch(arr, num_perm=8, backend="cpu")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert sigs.shape == (n, 8)
+    # A str per element would take > 50 bytes each (10 MB); the buffers are read in C++.
+    assert peak < 1_000_000, peak
