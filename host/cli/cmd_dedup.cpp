@@ -21,6 +21,7 @@ const char* dedup_help =
     "  gpudedup dedup --threshold 0.9 --shingle word --ngram 3 crawl.jsonl.zst --output kept.jsonl\n"
     "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
     "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n"
+    "  gpudedup dedup --keep longest corpus.jsonl -o kept.jsonl --clusters clusters.jsonl\n"
     "  gpudedup dedup --method simhash --hamming 3 --weights tfidf news.jsonl -o kept.jsonl\n"
     "  gpudedup dedup --method simhash --meta-field keywords --min-score 0.3 news.jsonl -o kept.jsonl\n"
     "  gpudedup dedup --method bloom --bloom-bits 4096 --bloom-measure dice --sample mins docs.jsonl\n";
@@ -43,7 +44,10 @@ void add_dedup_options(cxxopts::Options& o) {
      cxxopts::value<std::string>()->default_value("estimate"))
     ("similarity", "jaccard or containment (max of both directions)",
      cxxopts::value<std::string>()->default_value("jaccard"))
-    ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters");
+    ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters")
+    ("keep", "which member of each cluster to keep: first (in input order), longest or shortest "
+             "(text bytes; ties: the first), or none (remove every member)",
+     cxxopts::value<std::string>()->default_value("first"));
   o.add_options("Output")
     ("o,output", "kept records, byte-for-byte, in input order", cxxopts::value<std::string>())
     ("removed", "TSV: id, duplicate_of", cxxopts::value<std::string>())
@@ -79,6 +83,7 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   c.verify = enum_option<VerifyMode>(r, "verify");
   c.similarity = enum_option<Similarity>(r, "similarity");
   c.all_pairs = r.count("all-pairs") > 0;
+  c.keep = enum_option<KeepPolicy>(r, "keep");
   job.outputs.output = opt(r, "output");
   job.outputs.removed = opt(r, "removed");
   job.outputs.pairs = opt(r, "pairs");

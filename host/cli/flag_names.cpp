@@ -29,6 +29,7 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"input.paths", "the input"},
       {"input.strict", "--strict"},
       {"input.text_field", "--text-field"},
+      {"keep", "--keep"},
       {"lsh.bands", "--bands"},
       {"lsh.rows", "--rows"},
       {"method", "--method"},
