@@ -1,5 +1,5 @@
-// Sketch file: little-endian, fixed 64-byte header, then records
-//   u32 id length, id bytes, num_perm x u32 values.
+// Sketch file: little-endian, fixed 64-byte header, the shard name, then records
+//   u32 id length, id bytes, u64 record, u64 text bytes, u32 set size, num_perm x u32 values.
 #include "gpudedup/sketch_file.hpp"
 
 #include <cstring>
@@ -13,6 +13,7 @@ namespace gpudedup {
 namespace {
 
 constexpr size_t header_bytes = 64;
+constexpr uint32_t max_name_bytes = 1u << 20;  // ids and shard names; more is a corrupt file
 
 template <class T>
 void put(std::string& buf, T v) {
@@ -50,19 +51,26 @@ void write_sketch_header(std::ostream& out, const SketchHeader& h) {
   put<uint64_t>(buf, h.seed);
   put<uint8_t>(buf, h.shingle == ShingleKind::words ? 1 : 0);
   put<uint8_t>(buf, uint8_t((h.remove_stop_words ? 1 : 0) | (h.stop_word_anchored ? 2 : 0)));
-  put<uint16_t>(buf, 0);
+  put<uint8_t>(buf, h.ids_are_record_numbers ? 1 : 0);
+  put<uint8_t>(buf, 0);
   put<uint32_t>(buf, h.ngram);
   put<uint64_t>(buf, h.stop_words_hash);
   put<uint64_t>(buf, h.documents);
+  put<uint64_t>(buf, h.records);
+  put<uint32_t>(buf, uint32_t(h.shard.size()));
   buf.resize(header_bytes, '\0');
+  buf += h.shard;
   out.write(buf.data(), std::streamsize(buf.size()));
 }
 
-void write_sketch_record(std::ostream& out, const std::string& id, const uint32_t* values, uint32_t num_perm) {
+void write_sketch_record(std::ostream& out, const SketchRecord& where, const uint32_t* values, uint32_t num_perm) {
   std::string buf;
-  buf.reserve(4 + id.size() + 4 * size_t(num_perm));
-  put<uint32_t>(buf, uint32_t(id.size()));
-  buf += id;
+  buf.reserve(24 + where.id.size() + 4 * size_t(num_perm));
+  put<uint32_t>(buf, uint32_t(where.id.size()));
+  buf += where.id;
+  put<uint64_t>(buf, where.record);
+  put<uint64_t>(buf, where.text_bytes);
+  put<uint32_t>(buf, where.set_size);
   for (uint32_t i = 0; i < num_perm; ++i) put<uint32_t>(buf, values[i]);
   out.write(buf.data(), std::streamsize(buf.size()));
 }
@@ -78,7 +86,7 @@ SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>
   h.version = get<uint32_t>(hb + 8);
   if (h.version != sketch_file_version) {
     throw data_error(path + ": sketch file version " + std::to_string(h.version) + ", this program reads " +
-                     std::to_string(sketch_file_version));
+                     std::to_string(sketch_file_version) + ": run this gpudedup sketch on its shard again");
   }
   h.num_perm = get<uint32_t>(hb + 12);
   if (h.num_perm < 1 || h.num_perm > 4096) {
@@ -90,16 +98,26 @@ SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>
   h.stop_word_anchored = hb[25] & 2;
   h.ngram = get<uint32_t>(hb + 28);
   h.stop_words_hash = get<uint64_t>(hb + 32);
+  h.ids_are_record_numbers = hb[26] & 1;
   h.documents = get<uint64_t>(hb + 40);
+  h.records = get<uint64_t>(hb + 48);
+  const uint32_t shard_len = get<uint32_t>(hb + 56);
+  if (shard_len > max_name_bytes || h.documents > h.records) {
+    throw data_error(path + ": corrupt sketch file header (shard name of " + std::to_string(shard_len) + " bytes, " +
+                     std::to_string(h.documents) + " documents in " + std::to_string(h.records) + " records)");
+  }
+  h.shard.resize(shard_len);
+  if (!in.read(h.shard.data(), std::streamsize(shard_len))) throw data_error(path + ": truncated in its shard name");
   if (!records) return h;
   records->clear();
-  std::vector<unsigned char> buf(4 * size_t(h.num_perm));
+  constexpr size_t fixed_bytes = 20;  // record, text bytes, set size
+  std::vector<unsigned char> buf(fixed_bytes + 4 * size_t(h.num_perm));
   for (uint64_t d = 0; d < h.documents; ++d) {
     unsigned char len[4];
     SketchRecord rec;
     if (!in.read(reinterpret_cast<char*>(len), 4)) throw data_error(path + ": truncated at record " + std::to_string(d));
     const uint32_t id_len = get<uint32_t>(len);
-    if (id_len > (1u << 20)) {
+    if (id_len > max_name_bytes) {
       throw data_error(path + ": corrupt record " + std::to_string(d) + " (id of " + std::to_string(id_len) + " bytes)");
     }
     rec.id.resize(id_len);
@@ -107,8 +125,15 @@ SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>
         !in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(buf.size()))) {
       throw data_error(path + ": truncated at record " + std::to_string(d));
     }
+    rec.record = get<uint64_t>(buf.data());
+    rec.text_bytes = get<uint64_t>(buf.data() + 8);
+    rec.set_size = get<uint32_t>(buf.data() + 16);
+    if (rec.record >= h.records) {
+      throw data_error(path + ": corrupt record " + std::to_string(d) + " (record number " +
+                       std::to_string(rec.record) + " past the " + std::to_string(h.records) + " records)");
+    }
     rec.values.resize(h.num_perm);
-    for (uint32_t i = 0; i < h.num_perm; ++i) rec.values[i] = get<uint32_t>(buf.data() + 4 * i);
+    for (uint32_t i = 0; i < h.num_perm; ++i) rec.values[i] = get<uint32_t>(buf.data() + fixed_bytes + 4 * i);
     records->push_back(std::move(rec));
   }
   return h;
