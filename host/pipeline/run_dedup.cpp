@@ -11,31 +11,16 @@
 #include "host/core/keep_policy.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/io/result_writers.hpp"
+#include "host/pipeline/job_outputs.hpp"
 
 namespace gpudedup {
 namespace {
 
 using clock_type = detail::stage_clock;
+using detail::compares_lengths;
+using detail::output_paths;
 using detail::seconds_since;
-
-/// The job's output files, in the order they are committed, named by their parameters.
-std::vector<NamedPath> output_paths(const OutputOptions& o) {
-  return {{"outputs.output", o.output},
-          {"outputs.removed", o.removed},
-          {"outputs.pairs", o.pairs},
-          {"outputs.clusters", o.clusters},
-          {"outputs.stats", o.stats}};
-}
-
-/// Writes through the output with this parameter when it was asked for.
-template <class Write>
-void write_output(OutputSet& files, const char* parameter, Write&& write) {
-  if (AtomicOutputFile* file = files.file(parameter)) write(file->stream());
-}
-
-}  // namespace
-
-namespace {
+using detail::write_output;
 
 /// What the first pass keeps: ids, record numbers and, when the keep policy compares
 /// lengths, text bytes; never the text.
@@ -44,8 +29,6 @@ struct ReadState {
   std::vector<uint64_t> record_of;
   std::vector<uint64_t> text_bytes;
 };
-
-bool compares_lengths(KeepPolicy keep) { return keep == KeepPolicy::longest || keep == KeepPolicy::shortest; }
 
 /// The job's input options: a metadata field the method asks for is read with the
 /// records (in every pass, so that a record with a bad field is skipped in each).
@@ -79,6 +62,7 @@ void fail_if_nothing_read(const InputOptions& in, const InputStats& st) {
 }  // namespace
 
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
+  if (!job.sketches.empty()) return detail::run_dedup_from_sketches(job, progress);
   GD_EXPECTS(job.batch_size >= 1, "`batch_size` must be >= 1");
   const auto t_start = clock_type::now();
   DedupSummary s;
