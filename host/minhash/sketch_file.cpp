@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <memory>
 
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
@@ -14,6 +15,7 @@ namespace {
 
 constexpr size_t header_bytes = 64;
 constexpr uint32_t max_name_bytes = 1u << 20;  // ids and shard names; more is a corrupt file
+constexpr size_t record_fixed_bytes = 20;       // record number, text bytes, set size
 
 template <class T>
 void put(std::string& buf, T v) {
@@ -75,14 +77,30 @@ void write_sketch_record(std::ostream& out, const SketchRecord& where, const uin
   out.write(buf.data(), std::streamsize(buf.size()));
 }
 
-SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>* records) {
-  std::ifstream in(path, std::ios::binary);
+struct SketchFileReader::Impl {
+  std::string path;
+  std::ifstream in;
+  SketchHeader h;
+  uint64_t read = 0;  // records read so far
+  std::vector<unsigned char> buf;
+
+  [[noreturn]] void corrupt(const std::string& what) const {
+    throw data_error(path + ": " + what + " at record " + std::to_string(read) +
+                     " (a truncated or damaged sketch file: run gpudedup sketch on its shard again)");
+  }
+};
+
+SketchFileReader::SketchFileReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  auto& s = *impl_;
+  s.path = path;
+  s.in.open(path, std::ios::binary);
+  std::ifstream& in = s.in;
+  SketchHeader& h = s.h;
   if (!in) throw data_error(path + ": cannot open the sketch file");
   unsigned char hb[header_bytes];
   if (!in.read(reinterpret_cast<char*>(hb), header_bytes) || std::memcmp(hb, sketch_file_magic, 8) != 0) {
     throw data_error(path + ": not a gpudedup sketch file (bad magic or shorter than its header)");
   }
-  SketchHeader h;
   h.version = get<uint32_t>(hb + 8);
   if (h.version != sketch_file_version) {
     throw data_error(path + ": sketch file version " + std::to_string(h.version) + ", this program reads " +
@@ -108,35 +126,45 @@ SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>
   }
   h.shard.resize(shard_len);
   if (!in.read(h.shard.data(), std::streamsize(shard_len))) throw data_error(path + ": truncated in its shard name");
-  if (!records) return h;
-  records->clear();
-  constexpr size_t fixed_bytes = 20;  // record, text bytes, set size
-  std::vector<unsigned char> buf(fixed_bytes + 4 * size_t(h.num_perm));
-  for (uint64_t d = 0; d < h.documents; ++d) {
-    unsigned char len[4];
-    SketchRecord rec;
-    if (!in.read(reinterpret_cast<char*>(len), 4)) throw data_error(path + ": truncated at record " + std::to_string(d));
-    const uint32_t id_len = get<uint32_t>(len);
-    if (id_len > max_name_bytes) {
-      throw data_error(path + ": corrupt record " + std::to_string(d) + " (id of " + std::to_string(id_len) + " bytes)");
-    }
-    rec.id.resize(id_len);
-    if (!in.read(rec.id.data(), std::streamsize(rec.id.size())) ||
-        !in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(buf.size()))) {
-      throw data_error(path + ": truncated at record " + std::to_string(d));
-    }
-    rec.record = get<uint64_t>(buf.data());
-    rec.text_bytes = get<uint64_t>(buf.data() + 8);
-    rec.set_size = get<uint32_t>(buf.data() + 16);
-    if (rec.record >= h.records) {
-      throw data_error(path + ": corrupt record " + std::to_string(d) + " (record number " +
-                       std::to_string(rec.record) + " past the " + std::to_string(h.records) + " records)");
-    }
-    rec.values.resize(h.num_perm);
-    for (uint32_t i = 0; i < h.num_perm; ++i) rec.values[i] = get<uint32_t>(buf.data() + fixed_bytes + 4 * i);
-    records->push_back(std::move(rec));
+  s.buf.resize(record_fixed_bytes + 4 * size_t(h.num_perm));
+}
+
+SketchFileReader::~SketchFileReader() = default;
+
+const SketchHeader& SketchFileReader::header() const { return impl_->h; }
+
+bool SketchFileReader::next(SketchRecord& rec) {
+  auto& s = *impl_;
+  if (s.read == s.h.documents) return false;
+  unsigned char len[4];
+  if (!s.in.read(reinterpret_cast<char*>(len), 4)) s.corrupt("end of file");
+  const uint32_t id_len = get<uint32_t>(len);
+  if (id_len > max_name_bytes) s.corrupt("an id of " + std::to_string(id_len) + " bytes");
+  rec.id.resize(id_len);
+  if (!s.in.read(rec.id.data(), std::streamsize(rec.id.size())) ||
+      !s.in.read(reinterpret_cast<char*>(s.buf.data()), std::streamsize(s.buf.size()))) {
+    s.corrupt("end of file");
   }
-  return h;
+  rec.record = get<uint64_t>(s.buf.data());
+  rec.text_bytes = get<uint64_t>(s.buf.data() + 8);
+  rec.set_size = get<uint32_t>(s.buf.data() + 16);
+  if (rec.record >= s.h.records) {
+    s.corrupt("record number " + std::to_string(rec.record) + " past the file's " + std::to_string(s.h.records) +
+              " records");
+  }
+  rec.values.resize(s.h.num_perm);
+  for (uint32_t i = 0; i < s.h.num_perm; ++i) rec.values[i] = get<uint32_t>(s.buf.data() + record_fixed_bytes + 4 * i);
+  ++s.read;
+  return true;
+}
+
+SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>* records) {
+  SketchFileReader reader(path);
+  if (records) {
+    records->clear();
+    for (SketchRecord rec; reader.next(rec);) records->push_back(rec);
+  }
+  return reader.header();
 }
 
 }  // namespace gpudedup

@@ -94,28 +94,37 @@ DedupSummary run_dedup_from_sketches(const DedupJob& job, const ProgressCallback
   std::vector<uint64_t> text_bytes;
   const bool lengths = compares_lengths(job.config.keep);
   uint64_t record_offset = 0;  // records of the shards before this one
-  std::vector<SketchRecord> records;
+  // Signatures go to the engine a chunk at a time: the files are never held whole.
+  constexpr size_t chunk_documents = 65536;
+  Signatures chunk;
+  chunk.num_perm = used.config.minhash.num_perm;
+  std::vector<uint32_t> set_sizes;
+  auto add_chunk = [&] {
+    engine.add_signatures(chunk, set_sizes);
+    chunk.values.clear();
+    set_sizes.clear();
+  };
+  SketchRecord rec;
   for (size_t f = 0; f < job.sketches.size(); ++f) {
-    auto t0 = stage_clock::now();
-    const SketchHeader h = read_sketch_file(job.sketches[f], &records);
-    Signatures sigs;
-    sigs.num_perm = h.num_perm;
-    std::vector<uint32_t> set_sizes;
-    for (const SketchRecord& rec : records) {
+    const auto t0 = stage_clock::now();
+    SketchFileReader reader(job.sketches[f]);
+    const SketchHeader& h = reader.header();
+    while (reader.next(rec)) {
       ids.add(h.ids_are_record_numbers ? std::to_string(record_offset + rec.record) : rec.id);
       from.file_of.push_back(uint32_t(f));
       from.record_of.push_back(rec.record);
       if (lengths) text_bytes.push_back(rec.text_bytes);
       set_sizes.push_back(rec.set_size);
-      sigs.values.append(rec.values.data(), rec.values.size());
+      chunk.values.append(rec.values.data(), rec.values.size());
+      if (set_sizes.size() == chunk_documents) add_chunk();
     }
     from.shards.push_back(h.shard);
-    s.seconds_read += seconds_since(t0);
-    engine.add_signatures(sigs, set_sizes);
     s.input.records += h.records;
     s.input.documents += h.documents;
     record_offset += h.records;
+    s.seconds_read += seconds_since(t0);
   }
+  add_chunk();
   s.input.skipped = s.input.records - s.input.documents;
   if (s.input.documents == 0) {
     throw data_error("the sketch files hold no document (" + std::to_string(s.input.records) +

@@ -4,6 +4,7 @@
 /// that records everything the signatures depend on, then one record per document.
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,25 @@ struct SketchRecord {
 /// the end with the final counts: the size does not change).
 void write_sketch_header(std::ostream& out, const SketchHeader& h);
 void write_sketch_record(std::ostream& out, const SketchRecord& where, const uint32_t* values, uint32_t num_perm);
+
+/// Reads a sketch file record by record, in bounded memory.
+class SketchFileReader {
+ public:
+  /// Opens the file and reads its header. @throws data_error naming the path for a
+  /// missing, foreign, older or newer-version file or a corrupt header.
+  explicit SketchFileReader(const std::string& path);
+  ~SketchFileReader();
+  SketchFileReader(const SketchFileReader&) = delete;
+  SketchFileReader& operator=(const SketchFileReader&) = delete;
+  const SketchHeader& header() const;
+  /// Fills `record` (reusing its buffers) with the next record; false after the last.
+  /// @throws data_error naming the path and the record for a truncated or corrupt one.
+  bool next(SketchRecord& record);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 /// Reads a whole sketch file (records: the values of each record are filled). @throws
 /// data_error naming the path for a foreign, truncated, older or newer-version file.

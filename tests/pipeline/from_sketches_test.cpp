@@ -96,5 +96,24 @@ TEST(FromSketches, WhatSignaturesCannotDoIsRefused) {
   refused([&](DedupJob& j) { j.input.paths = {dir.path("x.jsonl")}; }, "`input.paths`");
 }
 
+TEST(FromSketches, ATruncatedFileIsADataErrorNamingItAndTheRecord) {
+  test_support::TempDir dir;
+  write_sketch(dir.path("a.sketch"), "a.jsonl", 3, {{0, signature(1)}, {1, signature(1)}, {2, signature(2)}});
+  const std::string bytes = read_file(dir.path("a.sketch"));
+  test_support::write_file(dir.path("cut.sketch"), bytes.substr(0, bytes.size() - 10));
+  DedupJob job;
+  job.sketches = {dir.path("cut.sketch")};
+  job.config.backend = Backend::cpu;
+  job.outputs.removed = dir.path("removed.tsv");
+  try {
+    run_dedup(job);
+    ADD_FAILURE() << "a truncated sketch file was read";
+  } catch (const data_error& e) {
+    EXPECT_NE(std::string(e.what()).find(dir.path("cut.sketch") + ": end of file at record 2"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(job.outputs.removed));
+}
+
 }  // namespace
 }  // namespace gpudedup
