@@ -126,8 +126,10 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
 uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector<uint32_t>& set_sizes) {
   auto& s = *impl_;
   const Config& c = s.spec.config;
-  GD_EXPECTS(c.verify != VerifyMode::exact, "`verify` exact compares shingle sets: signatures alone cannot");
-  GD_EXPECTS(c.sampling.kind == SampleKind::none, "`sampling.kind`: sketch files hold signatures of unsampled sets");
+  GD_EXPECTS(c.verify != VerifyMode::exact,
+             "`verify` exact compares shingle sets, which signatures made before do not hold: use estimate or none");
+  GD_EXPECTS(c.sampling.kind == SampleKind::none,
+             "`sampling.kind`: signatures made before (sketch files) are of unsampled sets: give no sampling");
   GD_EXPECTS(sigs.num_perm == s.signatures.num_perm && set_sizes.size() == sigs.size(),
              "`minhash.num_perm`: signatures of " + std::to_string(sigs.num_perm) + " values, the engine's have " +
                  std::to_string(s.signatures.num_perm) + " (and one set size per signature)");
