@@ -21,9 +21,11 @@ const char* dedup_help =
     "  gpudedup dedup --threshold 0.9 --shingle word --ngram 3 crawl.jsonl.zst --output kept.jsonl\n"
     "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
     "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n"
+    "  gpudedup dedup --keep longest corpus.jsonl -o kept.jsonl --clusters clusters.jsonl\n"
     "  gpudedup dedup --method simhash --hamming 3 --weights tfidf news.jsonl -o kept.jsonl\n"
     "  gpudedup dedup --method simhash --meta-field keywords --min-score 0.3 news.jsonl -o kept.jsonl\n"
-    "  gpudedup dedup --method bloom --bloom-bits 4096 --bloom-measure dice --sample mins docs.jsonl\n";
+    "  gpudedup dedup --method bloom --bloom-bits 4096 --bloom-measure dice --sample mins docs.jsonl\n"
+    "  gpudedup dedup --from-sketches a.sketch b.sketch --removed removed.tsv   # staged route\n";
 
 /// --method's help: every row of the method table.
 std::string method_help() {
@@ -43,7 +45,13 @@ void add_dedup_options(cxxopts::Options& o) {
      cxxopts::value<std::string>()->default_value("estimate"))
     ("similarity", "jaccard or containment (max of both directions)",
      cxxopts::value<std::string>()->default_value("jaccard"))
-    ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters");
+    ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters")
+    ("keep", "which member of each cluster to keep: first (in input order), longest or shortest "
+             "(text bytes; ties: the first), or none (remove every member)",
+     cxxopts::value<std::string>()->default_value("first"));
+  o.add_options("Staged route")
+    ("from-sketches", "the inputs are sketch files of gpudedup sketch, one per shard, in the order of one run "
+                      "over all the shards; --removed gains the shard and record columns gpudedup filter reads");
   o.add_options("Output")
     ("o,output", "kept records, byte-for-byte, in input order", cxxopts::value<std::string>())
     ("removed", "TSV: id, duplicate_of", cxxopts::value<std::string>())
@@ -79,6 +87,7 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   c.verify = enum_option<VerifyMode>(r, "verify");
   c.similarity = enum_option<Similarity>(r, "similarity");
   c.all_pairs = r.count("all-pairs") > 0;
+  c.keep = enum_option<KeepPolicy>(r, "keep");
   job.outputs.output = opt(r, "output");
   job.outputs.removed = opt(r, "removed");
   job.outputs.pairs = opt(r, "pairs");
@@ -123,10 +132,18 @@ int run_dedup_command(int argc, char** argv) {
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
   DedupJob job;
-  job.input = read_input_options(r);
-  job.batch_size = batch_size(r);
-  job.batch_max_bytes = batch_max_bytes;
-  read_sketch_options(r, job.config);
+  if (r.count("from-sketches")) {
+    refuse_options(r, {"input-format", "text-field", "id-field", "strict", "batch-size", "shingle", "ngram",
+                       "stopwords", "stopword-anchored", "num-perm", "seed"},
+                   "does not apply to --from-sketches: the sketch files hold what gpudedup sketch read and how");
+    if (r.count("inputs")) job.sketches = option<std::vector<std::string>>(r, "inputs");
+    GD_EXPECTS(!job.sketches.empty(), "--from-sketches: name the sketch files, one per shard, in input order");
+  } else {
+    job.input = read_input_options(r);
+    job.batch_size = batch_size(r);
+    job.batch_max_bytes = batch_max_bytes;
+    read_sketch_options(r, job.config);
+  }
   read_backend_options(r, job.config);
   read_dedup_options(r, job);
   refuse_other_methods_options(r, find_method(job.config.method));

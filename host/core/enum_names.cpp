@@ -68,6 +68,8 @@ GD_ENUM_NAMES(SampleKind, {SampleKind::none, "none"}, {SampleKind::minwise, "min
 GD_ENUM_NAMES(SimHashWeights, {SimHashWeights::tf, "tf"}, {SimHashWeights::tfidf, "tfidf"},
               {SimHashWeights::tfidf_len, "tfidf-len"})
 GD_ENUM_NAMES(SimHashFeatures, {SimHashFeatures::tokens, "tokens"}, {SimHashFeatures::shingles, "shingles"})
+GD_ENUM_NAMES(KeepPolicy, {KeepPolicy::first, "first"}, {KeepPolicy::longest, "longest"},
+              {KeepPolicy::shortest, "shortest"}, {KeepPolicy::none, "none"})
 GD_ENUM_NAMES(InputFormat, {InputFormat::automatic, "auto"}, {InputFormat::jsonl, "jsonl"},
               {InputFormat::text, "text"}, {InputFormat::directory, "dir"})
 

@@ -8,38 +8,26 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
 #include "host/core/id_table.hpp"
+#include "host/core/keep_policy.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/io/result_writers.hpp"
+#include "host/pipeline/job_outputs.hpp"
 
 namespace gpudedup {
 namespace {
 
 using clock_type = detail::stage_clock;
+using detail::compares_lengths;
+using detail::output_paths;
 using detail::seconds_since;
+using detail::write_output;
 
-/// The job's output files, in the order they are committed, named by their parameters.
-std::vector<NamedPath> output_paths(const OutputOptions& o) {
-  return {{"outputs.output", o.output},
-          {"outputs.removed", o.removed},
-          {"outputs.pairs", o.pairs},
-          {"outputs.clusters", o.clusters},
-          {"outputs.stats", o.stats}};
-}
-
-/// Writes through the output with this parameter when it was asked for.
-template <class Write>
-void write_output(OutputSet& files, const char* parameter, Write&& write) {
-  if (AtomicOutputFile* file = files.file(parameter)) write(file->stream());
-}
-
-}  // namespace
-
-namespace {
-
-/// What the first pass keeps: ids and record numbers, never the text.
+/// What the first pass keeps: ids, record numbers and, when the keep policy compares
+/// lengths, text bytes; never the text.
 struct ReadState {
   detail::IdTable ids;
   std::vector<uint64_t> record_of;
+  std::vector<uint64_t> text_bytes;
 };
 
 /// The job's input options: a metadata field the method asks for is read with the
@@ -74,6 +62,7 @@ void fail_if_nothing_read(const InputOptions& in, const InputStats& st) {
 }  // namespace
 
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
+  if (!job.sketches.empty()) return detail::run_dedup_from_sketches(job, progress);
   GD_EXPECTS(job.batch_size >= 1, "`batch_size` must be >= 1");
   const auto t_start = clock_type::now();
   DedupSummary s;
@@ -126,6 +115,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     for (size_t i = 0; i < b.size(); ++i) {
       kept.ids.add(b.ids[i]);
       kept.record_of.push_back(b.records[i]);
+      if (compares_lengths(job.config.keep)) kept.text_bytes.push_back(b.docs.text(i).size());
     }
     method->add(b.docs, b.meta);
   });
@@ -134,6 +124,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
 
   report("candidates", reader);
   s.result = method->finish();
+  detail::apply_keep_policy(s.result, job.config.keep, kept.text_bytes);
   s.method_stats = method->stats_fields(s.result);
   s.description = method->describe(s.result);
   s.kept = s.result.documents - s.result.removed;
@@ -144,7 +135,8 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   const auto& ids = kept.ids;
   write_output(files, "outputs.output", [&](std::ostream& out) {
     std::vector<uint8_t> keep(s.input.records, 0);
-    for (size_t d = 0; d < kept.record_of.size(); ++d) keep[kept.record_of[d]] = s.result.representative[d] == d;
+    for (uint64_t record : kept.record_of) keep[record] = 1;
+    for (const auto& x : detail::removed_documents(s.result)) keep[kept.record_of[x.document]] = 0;
     reader.write_kept(keep, out);
   });
   write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });

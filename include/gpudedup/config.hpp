@@ -18,6 +18,15 @@ enum class Similarity { jaccard, containment };
 enum class BloomMeasure { cosine, overlap, dice, jaccard };
 /// Shingle sampling before any method (docs/sketches.md): Broder's MIN_s and MOD_m.
 enum class SampleKind { none, minwise, modm, mins };
+/// Which member of each cluster of near-duplicates the dedup job keeps (Config::keep).
+/// Length is the byte length of the document's text (the decoded text field, or the line
+/// or file of a text input). Ties go to the first in input order.
+enum class KeepPolicy {
+  first,     ///< the first member in input order
+  longest,   ///< the member with the most text bytes
+  shortest,  ///< the member with the fewest text bytes
+  none,      ///< no member: every document of a cluster of two or more is removed
+};
 
 /// How text becomes a set of 64-bit shingle hashes (detail/shingle.hpp).
 struct ShingleConfig {
@@ -121,6 +130,10 @@ struct Config {
   /// Report every verified pair, not only the pairs that joined two clusters. Slower:
   /// pairs inside a cluster are verified too instead of being skipped.
   bool all_pairs = false;
+  /// Which member of each cluster run_dedup() keeps and names as its representative.
+  /// Methods always label a cluster by its first member; the job applies the policy after
+  /// clustering. The index (index.hpp) keeps the first document it saw, whatever this says.
+  KeepPolicy keep = KeepPolicy::first;
   int threads = 0;  ///< CPU threads; 0 = all cores
   int device = 0;   ///< CUDA device ordinal
 
@@ -139,6 +152,7 @@ const char* to_string(BloomMeasure);
 const char* to_string(SampleKind);
 const char* to_string(SimHashWeights);
 const char* to_string(SimHashFeatures);
+const char* to_string(KeepPolicy);
 
 /// The value whose to_string() is `name`; nullopt for any other name. Defined for every
 /// enum with a to_string (the same table gives both directions).
