@@ -69,6 +69,7 @@ GD_ENUM_NAMES(SimHashWeights, {SimHashWeights::tf, "tf"}, {SimHashWeights::tfidf
               {SimHashWeights::tfidf_len, "tfidf-len"})
 GD_ENUM_NAMES(SimHashFeatures, {SimHashFeatures::tokens, "tokens"}, {SimHashFeatures::shingles, "shingles"})
 GD_ENUM_NAMES(InputFormat, {InputFormat::automatic, "auto"}, {InputFormat::jsonl, "jsonl"},
-              {InputFormat::text, "text"}, {InputFormat::directory, "dir"})
+              {InputFormat::text, "text"}, {InputFormat::directory, "dir"},
+              {InputFormat::parquet, "parquet"})
 
 }  // namespace gpudedup

@@ -82,6 +82,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   InputOptions input = input_options(job, needs);
   // Checked and opened before any work: an output that is an input, or two outputs on
   // one file, stop the run here; a folder input does not read the outputs inside it.
+  const KeptFormat kept_as = kept_format(job.outputs.output, input);  // refused now, not after the work
   OutputSet files(output_paths(job.outputs), input_paths(input));
   files.skip_outputs(input);
   s.backend = method->backend();
@@ -145,7 +146,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   write_output(files, "outputs.output", [&](std::ostream& out) {
     std::vector<uint8_t> keep(s.input.records, 0);
     for (size_t d = 0; d < kept.record_of.size(); ++d) keep[kept.record_of[d]] = s.result.representative[d] == d;
-    reader.write_kept(keep, out);
+    reader.write_kept(keep, out, kept_as);
   });
   write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
   write_output(files, "outputs.pairs", [&](std::ostream& out) {
