@@ -1,6 +1,8 @@
 // Which format the kept output takes (docs/input.md, "Parquet output"): Parquet rows can
 // only be written as Parquet, and a .parquet file only from Parquet rows, so a mismatch is
 // refused before any work rather than found at the second pass.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -24,10 +26,12 @@ bool has_extension(const std::string& path) {
   return base.find('.', 1) != std::string::npos;  // a leading dot (.hidden) is not one
 }
 
-/// Whether `path` names a Parquet input (told by content, as RecordReader does).
+/// Whether `path` names a Parquet input (told by content, as RecordReader does; only a
+/// regular file is opened: a pipe's first bytes are its writer's, and opening it waits).
 bool is_parquet_input(const std::string& path, InputFormat format) {
   if (format == InputFormat::parquet) return true;
-  if (path == "-" || format != InputFormat::automatic) return false;
+  struct stat st {};
+  if (format != InputFormat::automatic || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   try {
     return io::check_file_content(path) == io::Content::parquet;
   } catch (const std::exception&) {
