@@ -34,8 +34,7 @@ endfunction()
 # in. It exports none of their symbols: a program that calls zstd itself links its own
 # copy, whole, rather than half of one bound to the library's internals.
 add_library(gpudedup_bundle_lib SHARED EXCLUDE_FROM_ALL
-  $<TARGET_OBJECTS:gpudedup> $<TARGET_OBJECTS:gpudedup_tools>
-  $<TARGET_OBJECTS:gpudedup_parquet_none>)  # no Arrow in the bundle: Parquet tests skip there
+  $<TARGET_OBJECTS:gpudedup> $<TARGET_OBJECTS:gpudedup_tools>)
 set(GPUDEDUP_BUNDLE_ZSTD "")
 foreach(library IN LISTS ZSTD_LINK_LIBRARIES ZLIB_LIBRARIES)  # full paths (pkg_check_modules, FindZLIB); zlib: gzip input
   gpudedup_bundle_static_twin(library ${library})

@@ -5,11 +5,12 @@
 # (git-ignored); this file asks that Python where pyarrow keeps them. The wheel's libraries
 # are built with the C++11 string ABI (as Debian's g++) and its headers need C++20, so only
 # the files that include them, host/io/parquet_arrow_*.cpp behind host/io/parquet_table.hpp,
-# are compiled at C++20; the rest of the project stays C++17. Programs find the libraries
-# through their RUNPATH (the wheel's folder), not LD_LIBRARY_PATH.
+# are compiled at C++20, into a module of their own; the rest of the project stays C++17.
+# The module finds the libraries through its RUNPATH (the wheel's folder), not
+# LD_LIBRARY_PATH.
 #
-# Sets GPUDEDUP_HAVE_PARQUET, GPUDEDUP_PARQUET_OBJECTS (the object library gpudedup takes
-# its Parquet code from), GPUDEDUP_PARQUET_LIBRARIES (full paths) and GPUDEDUP_ARROW_LIBRARY_DIR.
+# Sets GPUDEDUP_HAVE_PARQUET, GPUDEDUP_PARQUET_LIBRARIES (full paths) and
+# GPUDEDUP_ARROW_LIBRARY_DIR; defines the target gpudedup_parquet when found.
 
 set(GPUDEDUP_ENABLE_PARQUET AUTO CACHE STRING "Parquet support through Apache Arrow C++: AUTO (when found), ON (required) or OFF")
 set_property(CACHE GPUDEDUP_ENABLE_PARQUET PROPERTY STRINGS AUTO ON OFF)
@@ -56,22 +57,27 @@ if(NOT GPUDEDUP_ENABLE_PARQUET STREQUAL "OFF")
   endif()
 endif()
 
-# Without Parquet (and in the GPU test bundle, which carries no Arrow) this stands in.
-add_library(gpudedup_parquet_none OBJECT ${PROJECT_SOURCE_DIR}/host/io/parquet_unavailable.cpp)
-target_include_directories(gpudedup_parquet_none PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
-target_compile_options(gpudedup_parquet_none PRIVATE ${GPUDEDUP_CXX_WARNINGS})
-set_target_properties(gpudedup_parquet_none PROPERTIES POSITION_INDEPENDENT_CODE ON)
-
+# The module libgpudedup_parquet.so holds every file that includes Arrow; the core library
+# loads it with dlopen on first use (host/io/parquet_loader.cpp), from the build tree or
+# from where `cmake --install` puts it.
+set(GPUDEDUP_PARQUET_MODULE_INSTALLED "${CMAKE_INSTALL_FULL_LIBDIR}/gpudedup/libgpudedup_parquet.so")
 if(GPUDEDUP_HAVE_PARQUET)
   message(STATUS "gpudedup: Parquet support ON (Arrow ${arrow_version}, ${arrow_dir})")
   file(GLOB parquet_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/host/io/parquet_arrow_*.cpp)
-  add_library(gpudedup_parquet OBJECT ${parquet_sources})
+  add_library(gpudedup_parquet MODULE ${parquet_sources})
   target_include_directories(gpudedup_parquet PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
   target_include_directories(gpudedup_parquet SYSTEM PRIVATE "${arrow_include}")
   target_compile_options(gpudedup_parquet PRIVATE ${GPUDEDUP_CXX_WARNINGS})
-  set_target_properties(gpudedup_parquet PROPERTIES CXX_STANDARD 20 POSITION_INDEPENDENT_CODE ON)
-  set(GPUDEDUP_PARQUET_OBJECTS gpudedup_parquet)
+  target_link_libraries(gpudedup_parquet PRIVATE ${GPUDEDUP_PARQUET_LIBRARIES})
+  target_link_options(gpudedup_parquet PRIVATE LINKER:--no-undefined)  # needs nothing of the core
+  set_target_properties(gpudedup_parquet PROPERTIES
+    CXX_STANDARD 20
+    LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}
+    BUILD_RPATH "${arrow_dir}"
+    INSTALL_RPATH "${arrow_dir}")
+  set_source_files_properties(${PROJECT_SOURCE_DIR}/host/io/parquet_loader.cpp PROPERTIES COMPILE_DEFINITIONS
+    "GPUDEDUP_PARQUET_MODULE=\"${PROJECT_BINARY_DIR}/libgpudedup_parquet.so\";GPUDEDUP_PARQUET_MODULE_INSTALLED=\"${GPUDEDUP_PARQUET_MODULE_INSTALLED}\"")
+  install(TARGETS gpudedup_parquet LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpudedup)
 else()
   message(STATUS "gpudedup: Parquet support OFF (${parquet_why})")
-  set(GPUDEDUP_PARQUET_OBJECTS gpudedup_parquet_none)
 endif()

@@ -11,7 +11,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "host/io/parquet_arrow_convert.hpp"
-#include "host/io/parquet_table.hpp"
+#include "host/io/parquet_arrow_module.hpp"
 
 namespace gpudedup::io {
 namespace {
@@ -154,9 +154,7 @@ class ArrowParquetTable : public ParquetTable {
 
 }  // namespace
 
-bool parquet_supported() { return true; }
-
-std::unique_ptr<ParquetTable> ParquetTable::open(const std::string& path, const ParquetColumns& columns) {
+std::unique_ptr<ParquetTable> open_arrow_table(const std::string& path, const ParquetColumns& columns) {
   return std::make_unique<ArrowParquetTable>(path, columns);
 }
 

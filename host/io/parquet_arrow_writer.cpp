@@ -17,7 +17,7 @@
 #include <ostream>
 
 #include "gpudedup/errors.hpp"
-#include "host/io/parquet_table.hpp"
+#include "host/io/parquet_arrow_module.hpp"
 
 namespace gpudedup::io {
 namespace {
@@ -84,8 +84,8 @@ std::shared_ptr<parquet::WriterProperties> properties_like(parquet::arrow::FileR
 
 }  // namespace
 
-void write_parquet_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
-                        const std::vector<uint8_t>& keep, std::ostream& out) {
+void write_arrow_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
+                      const std::vector<uint8_t>& keep, std::ostream& out) {
   static std::once_flag compute_ready;
   std::call_once(compute_ready, [] { check(arrow::compute::Initialize(), "cannot start Arrow's compute functions"); });
   auto sink = std::make_shared<OstreamSink>(out);

@@ -1,8 +1,9 @@
 #pragma once
 // The project's narrow view of a Parquet file: the text and id columns of its rows, row
 // group by row group, and the kept rows written back. No Arrow type appears here: the
-// Arrow C++ headers need C++20 and only parquet_arrow_*.cpp include them (compiled at
-// that standard); without Parquet support parquet_unavailable.cpp implements this header.
+// Arrow C++ headers need C++20 and only parquet_arrow_*.cpp include them. Those form a
+// module loaded on first use (parquet_loader.cpp), so that a run without Parquet input
+// never maps Arrow's libraries.
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -64,5 +65,16 @@ class ParquetTable {
 /// file that cannot be read.
 void write_parquet_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
                         const std::vector<uint8_t>& keep, std::ostream& out);
+
+/// What the Parquet module (libgpudedup_parquet.so, parquet_arrow_module.cpp) gives, from
+/// its one exported function `gpudedup_parquet_module`.
+struct ParquetModule {
+  int abi = 0;  ///< kParquetModuleAbi of the module's build
+  std::unique_ptr<ParquetTable> (*open)(const std::string& path, const ParquetColumns& columns) = nullptr;
+  void (*write_kept)(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
+                     const std::vector<uint8_t>& keep, std::ostream& out) = nullptr;
+};
+/// Changes whenever ParquetModule, ParquetTable or ParquetRows change.
+constexpr int kParquetModuleAbi = 1;
 
 }  // namespace gpudedup::io

@@ -9,7 +9,6 @@
 #include <random>
 #include <string>
 
-#include "host/io/parquet_table.hpp"
 #include "support/files.hpp"
 #include "support/program.hpp"
 
@@ -20,10 +19,7 @@ namespace {
 // 12 MB more, but its sketch needs over 160 MB (the normalized copy, a key per
 // character and a hash set of its ~4 million distinct shingles): the allocation fails
 // inside the sketch's parallel region, where an escaping exception used to abort.
-// A build with Parquet support maps Arrow's shared libraries into every run (a baseline
-// of about 100 MB of address space, docs/building.md): the limit grows by that much, and
-// the sketch of the big document still fails far above it.
-const int limit_kib = gpudedup::io::parquet_supported() ? 160000 : 60000;
+constexpr int limit_kib = 60000;
 constexpr size_t document_bytes = 4u << 20;
 
 std::string one_line_document() {
