@@ -84,8 +84,8 @@ std::shared_ptr<parquet::WriterProperties> properties_like(parquet::arrow::FileR
 
 }  // namespace
 
-void write_arrow_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
-                      const std::vector<uint8_t>& keep, std::ostream& out) {
+uint64_t write_arrow_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
+                          const std::vector<uint8_t>& keep, std::ostream& out) {
   static std::once_flag compute_ready;
   std::call_once(compute_ready, [] { check(arrow::compute::Initialize(), "cannot start Arrow's compute functions"); });
   auto sink = std::make_shared<OstreamSink>(out);
@@ -139,6 +139,7 @@ void write_arrow_kept(const std::vector<std::string>& paths, const std::vector<u
     }
     if (!writer) throw data_error("no Parquet input to write the kept rows of");
     check(writer->Close(), "cannot finish the Parquet output");
+    return record;
   } catch (const parquet::ParquetException& e) {
     throw data_error(std::string("cannot write the kept Parquet rows: ") + e.what());
   }

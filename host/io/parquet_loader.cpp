@@ -64,9 +64,9 @@ std::unique_ptr<ParquetTable> ParquetTable::open(const std::string& path, const 
   return module_for(path).open(path, columns);
 }
 
-void write_parquet_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
-                        const std::vector<uint8_t>& keep, std::ostream& out) {
-  module_for(paths.empty() ? std::string("Parquet output") : paths.front()).write_kept(paths, unusable, keep, out);
+uint64_t write_parquet_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
+                            const std::vector<uint8_t>& keep, std::ostream& out) {
+  return module_for(paths.empty() ? std::string("Parquet output") : paths.front()).write_kept(paths, unusable, keep, out);
 }
 
 }  // namespace gpudedup::io

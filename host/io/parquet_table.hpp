@@ -61,18 +61,18 @@ class ParquetTable {
 /// Writes the rows r of the Parquet files `paths` (numbered from `first_record`, in order,
 /// whole files) with keep[r] != 0 to `out` as one Parquet file with the schema of the
 /// first file. Files in `unusable` (same order, 1: skipped by the first pass) contribute
-/// no row. @throws data_error naming a file whose schema differs from the first's, or a
-/// file that cannot be read.
-void write_parquet_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
-                        const std::vector<uint8_t>& keep, std::ostream& out);
+/// no row. @return the rows of the files read (records numbered). @throws data_error
+/// naming a file whose schema differs from the first's, or a file that cannot be read.
+uint64_t write_parquet_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
+                            const std::vector<uint8_t>& keep, std::ostream& out);
 
 /// What the Parquet module (libgpudedup_parquet.so, parquet_arrow_module.cpp) gives, from
 /// its one exported function `gpudedup_parquet_module`.
 struct ParquetModule {
   int abi = 0;  ///< kParquetModuleAbi of the module's build
   std::unique_ptr<ParquetTable> (*open)(const std::string& path, const ParquetColumns& columns) = nullptr;
-  void (*write_kept)(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
-                     const std::vector<uint8_t>& keep, std::ostream& out) = nullptr;
+  uint64_t (*write_kept)(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
+                         const std::vector<uint8_t>& keep, std::ostream& out) = nullptr;
 };
 /// Changes whenever ParquetModule, ParquetTable or ParquetRows change.
 constexpr int kParquetModuleAbi = 1;

@@ -108,6 +108,15 @@ struct RecordReader::Impl {
   }
 };
 
+namespace {
+
+data_error changed_between_passes(uint64_t first, uint64_t now) {
+  return data_error("the inputs changed between the two passes (" + std::to_string(first) + " records first, " +
+                    std::to_string(now) + " now); do not modify the input files while gpudedup runs");
+}
+
+}  // namespace
+
 RecordReader::RecordReader(InputOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
 
 RecordReader::~RecordReader() = default;
@@ -157,7 +166,9 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& ou
       paths.push_back(input.path);
       unusable.push_back(!input.unusable.empty());
     }
-    return io::write_parquet_kept(paths, unusable, keep, out);
+    const uint64_t rows = io::write_parquet_kept(paths, unusable, keep, out);
+    if (rows != m.stats.records) throw changed_between_passes(m.stats.records, rows);
+    return;
   }
   uint64_t number = 0;
   for (auto& input : m.inputs) {
@@ -174,10 +185,7 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& ou
       ++number;
     }
   }
-  if (number != m.stats.records)
-    throw data_error("the inputs changed between the two passes (" + std::to_string(m.stats.records) +
-                     " records first, " + std::to_string(number) +
-                     " now); do not modify the input files while gpudedup runs");
+  if (number != m.stats.records) throw changed_between_passes(m.stats.records, number);
 }
 
 }  // namespace gpudedup

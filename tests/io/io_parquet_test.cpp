@@ -313,3 +313,18 @@ TEST_F(IoParquet, ParquetFormatIsCheckedAgainstTheContent) {
   o.format = InputFormat::parquet;
   EXPECT_THROW(read_all(o), usage_error);
 }
+
+TEST_F(IoParquet, AFileChangedBetweenThePassesIsAnError) {
+  TempDir dir;
+  const auto path = dir.write("c.parquet", io_test::read_file(kData + "corpus.parquet"));
+  RecordReader reader(options_for({path}));
+  read_all(reader);
+  dir.write("c.parquet", io_test::read_file(kData + "nulls.parquet"));  // 5 rows now, not 30
+  std::ostringstream out;
+  try {
+    reader.write_kept(std::vector<uint8_t>(30, 1), out, KeptFormat::parquet);
+    ADD_FAILURE() << "the change was not seen";
+  } catch (const data_error& e) {
+    EXPECT_TRUE(contains(e.what(), "30 records first, 5 now")) << e.what();
+  }
+}
