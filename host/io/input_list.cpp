@@ -54,7 +54,7 @@ void resolve_parquet(Input& in, Content content, bool regular, const InputOption
   in.spool.reset();
   if (!parquet_supported()) ParquetTable::open(in.path, {});  // says how to build with Parquet support
   try {
-    ParquetTable::open(in.path, ParquetColumns{options.text_field, options.id_field});
+    in.plain_bytes = ParquetTable::open(in.path, ParquetColumns{options.text_field, options.id_field})->total_bytes();
   } catch (const data_error& e) {
     in.unusable = e.what();
   }

@@ -16,7 +16,9 @@ struct Input {
   InputFormat format;          ///< resolved: jsonl, text, directory or parquet
   std::unique_ptr<Spool> spool;  ///< stdin and pipes: what the first pass read
   std::vector<FileId> skip;    ///< a folder: files not to list (InputOptions::skip_files)
-  uint64_t plain_bytes = 0;    ///< an uncompressed regular file: its size (what reading yields); else 0
+  /// What a whole pass counts in InputStats::bytes, when known up front: an uncompressed
+  /// regular file's size, a Parquet file's compressed row groups; else 0.
+  uint64_t plain_bytes = 0;
   std::string unusable;        ///< a Parquet file that cannot be read: why (it is skipped whole)
 };
 

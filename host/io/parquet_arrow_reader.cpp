@@ -47,6 +47,11 @@ class ArrowParquetTable : public ParquetTable {
 
   uint64_t rows() const override { return uint64_t(metadata_->num_rows()); }
   uint64_t bytes_read() const override { return bytes_; }
+  uint64_t total_bytes() const override {
+    uint64_t total = 0;
+    for (int g = 0; g < metadata_->num_row_groups(); ++g) total += uint64_t(metadata_->RowGroup(g)->total_compressed_size());
+    return total;
+  }
 
   bool next(ParquetRows& out, ParquetDamage& damage) override {
     out.texts.clear();

@@ -56,6 +56,8 @@ class ParquetTable {
   virtual bool next(ParquetRows& rows, ParquetDamage& damage) = 0;
   /// Compressed bytes of the row groups read so far.
   virtual uint64_t bytes_read() const = 0;
+  /// Compressed bytes of all row groups: bytes_read() at the end.
+  virtual uint64_t total_bytes() const = 0;
 };
 
 /// Writes the rows r of the Parquet files `paths` (numbered from `first_record`, in order,
@@ -75,6 +77,6 @@ struct ParquetModule {
                          const std::vector<uint8_t>& keep, std::ostream& out) = nullptr;
 };
 /// Changes whenever ParquetModule, ParquetTable or ParquetRows change.
-constexpr int kParquetModuleAbi = 1;
+constexpr int kParquetModuleAbi = 2;
 
 }  // namespace gpudedup::io

@@ -101,7 +101,8 @@ class RecordReader {
   bool next(InputBatch& batch, size_t max_docs, size_t max_bytes);
   const InputStats& stats() const;
   /// The bytes a whole pass will read (InputStats::bytes at its end), known up front when
-  /// every input is an uncompressed regular file; 0 otherwise (stdin, zstd, gzip, folders).
+  /// every input is an uncompressed regular file or a Parquet file; 0 otherwise (stdin,
+  /// zstd, gzip, folders).
   uint64_t expected_bytes() const;
 
   /// Second pass: writes, in input order, the raw record of every record r with

@@ -328,3 +328,11 @@ TEST_F(IoParquet, AFileChangedBetweenThePassesIsAnError) {
     EXPECT_TRUE(contains(e.what(), "30 records first, 5 now")) << e.what();
   }
 }
+
+TEST_F(IoParquet, ExpectedBytesAreKnownUpFrontForProgress) {
+  RecordReader reader(options_for({kData + "corpus.parquet", kData + "nulls.parquet"}));
+  const uint64_t expected = reader.expected_bytes();
+  EXPECT_GT(expected, 0u);
+  read_all(reader);
+  EXPECT_EQ(reader.stats().bytes, expected);
+}
