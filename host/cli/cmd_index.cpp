@@ -177,6 +177,7 @@ int run_add_or_query(int argc, char** argv, bool add) {
   const std::string answers_path = add ? (r.count("answers") ? r["answers"].as<std::string>() : "")
                                        : (r.count("output") ? r["output"].as<std::string>() : "");
   const std::string kept_path = only_new && r.count("output") ? r["output"].as<std::string>() : "";
+  const KeptFormat kept_as = kept_format(kept_path, input);  // refused now, not after the work
   OutputSet files({{"index.output", kept_path}, {answers_name, answers_path}}, input_paths(input),
                   {{"index.dir", index_dir(r)}});
   files.skip_outputs(input);
@@ -229,7 +230,7 @@ int run_add_or_query(int argc, char** argv, bool add) {
   const InputStats& in = reader.stats();
   if (kept_file) {
     keep.resize(in.records, 0);
-    reader.write_kept(keep, kept_file->stream());
+    reader.write_kept(keep, kept_file->stream(), kept_as);
   }
   files.commit();
   if (!r.count("quiet")) {

@@ -14,10 +14,10 @@ namespace {
 void add_input_options(cxxopts::Options& o) {
   o.add_options("Input")
     ("inputs", "input files, directories, or - for stdin", cxxopts::value<std::vector<std::string>>())
-    ("input-format", "auto, jsonl, text or dir (auto: by name; .zst is decompressed)",
+    ("input-format", "auto, jsonl, text, dir or parquet (auto: by content, then name; .zst and .gz are decompressed)",
      cxxopts::value<std::string>()->default_value("auto"))
-    ("text-field", "JSONL field holding the text", cxxopts::value<std::string>()->default_value("text"))
-    ("id-field", "JSONL field holding the id (string or number); default: record number",
+    ("text-field", "JSONL field or Parquet column holding the text", cxxopts::value<std::string>()->default_value("text"))
+    ("id-field", "JSONL field or Parquet column holding the id (string or number); default: record number",
      cxxopts::value<std::string>()->default_value(""))
     ("strict", "stop at the first malformed record (exit 1) instead of skipping it")
     ("batch-size", "documents per batch", cxxopts::value<size_t>()->default_value("65536"));

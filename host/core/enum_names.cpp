@@ -71,6 +71,7 @@ GD_ENUM_NAMES(SimHashFeatures, {SimHashFeatures::tokens, "tokens"}, {SimHashFeat
 GD_ENUM_NAMES(KeepPolicy, {KeepPolicy::first, "first"}, {KeepPolicy::longest, "longest"},
               {KeepPolicy::shortest, "shortest"}, {KeepPolicy::none, "none"})
 GD_ENUM_NAMES(InputFormat, {InputFormat::automatic, "auto"}, {InputFormat::jsonl, "jsonl"},
-              {InputFormat::text, "text"}, {InputFormat::directory, "dir"})
+              {InputFormat::text, "text"}, {InputFormat::directory, "dir"},
+              {InputFormat::parquet, "parquet"})
 
 }  // namespace gpudedup

@@ -13,14 +13,17 @@ namespace gpudedup::io {
 struct Input {
   std::string path;            ///< as given; "-" is stdin
   std::string name;            ///< for messages: the path, or "<stdin>"
-  InputFormat format;          ///< resolved: jsonl, text or directory
+  InputFormat format;          ///< resolved: jsonl, text, directory or parquet
   std::unique_ptr<Spool> spool;  ///< stdin and pipes: what the first pass read
   std::vector<FileId> skip;    ///< a folder: files not to list (InputOptions::skip_files)
-  uint64_t plain_bytes = 0;    ///< an uncompressed regular file: its size (what reading yields); else 0
+  /// What a whole pass counts in InputStats::bytes, when known up front: an uncompressed
+  /// regular file's size, a Parquet file's compressed row groups; else 0.
+  uint64_t plain_bytes = 0;
+  std::string unusable;        ///< a Parquet file that cannot be read: why (it is skipped whole)
 };
 
 /// @throws data_error naming the path when an input is missing, unreadable, or does not
-/// fit the requested format.
+/// fit the requested format; usage_error when every input is an unusable Parquet file.
 std::vector<Input> resolve_inputs(const InputOptions& options);
 
 /// The format `automatic` gives a file name: jsonl for .jsonl/.json/.ndjson (also followed

@@ -71,6 +71,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   InputOptions input = input_options(job, needs);
   // Checked and opened before any work: an output that is an input, or two outputs on
   // one file, stop the run here; a folder input does not read the outputs inside it.
+  const KeptFormat kept_as = kept_format(job.outputs.output, input);  // refused now, not after the work
   OutputSet files(output_paths(job.outputs), input_paths(input));
   files.skip_outputs(input);
   s.backend = method->backend();
@@ -137,7 +138,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     std::vector<uint8_t> keep(s.input.records, 0);
     for (uint64_t record : kept.record_of) keep[record] = 1;
     for (const auto& x : detail::removed_documents(s.result)) keep[kept.record_of[x.document]] = 0;
-    reader.write_kept(keep, out);
+    reader.write_kept(keep, out, kept_as);
   });
   write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
   write_output(files, "outputs.pairs", [&](std::ostream& out) {

@@ -1,7 +1,8 @@
 #pragma once
 /// @file io.hpp
 /// Streaming input (JSONL, plain text, a directory, stdin; each plain, zstd or gzip, told
-/// by content) and the second pass that copies kept records to the output byte for byte.
+/// by content; Parquet files) and the second pass that copies kept records to the output
+/// byte for byte (Parquet: kept rows as Parquet).
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -12,7 +13,7 @@
 
 namespace gpudedup {
 
-enum class InputFormat { automatic, jsonl, text, directory };
+enum class InputFormat { automatic, jsonl, text, directory, parquet };
 
 /// Which file a path names, whatever the spelling or link: the device and inode numbers
 /// stat() gives.
@@ -21,15 +22,16 @@ struct FileId {
   uint64_t inode = 0;
   bool operator==(const FileId& o) const { return device == o.device && inode == o.inode; }
 };
-/// "auto", "jsonl", "text", "dir" (from_string<InputFormat> reads them back).
+/// "auto", "jsonl", "text", "dir", "parquet" (from_string<InputFormat> reads them back).
 const char* to_string(InputFormat);
 
 struct InputOptions {
   /// Files, directories, or "-" for stdin (spooled to a temporary file for the second pass).
   std::vector<std::string> paths;
-  /// automatic: a directory is `directory`; a name ending .jsonl, .json or .ndjson
-  /// (optionally followed by .zst or .gz) is `jsonl`; anything else is `text`. Whether a
-  /// file is compressed is told by its first bytes, whatever the format.
+  /// automatic: a directory is `directory`; a file starting with "PAR1" is `parquet`; a
+  /// name ending .jsonl, .json or .ndjson (optionally followed by .zst or .gz) is `jsonl`;
+  /// anything else is `text`. Whether a file is compressed is told by its first bytes,
+  /// whatever the format. Parquet: `text_field` and `id_field` name columns.
   InputFormat format = InputFormat::automatic;
   std::string text_field = "text";
   std::string id_field;        ///< empty: the id is the 0-based record number
@@ -52,7 +54,10 @@ struct InputStats {
   uint64_t documents = 0;    ///< records with a usable text
   uint64_t skipped = 0;      ///< malformed records, missing or non-string text field, non-array meta field
   uint64_t blank_lines = 0;  ///< JSONL lines holding only white space (not records)
-  uint64_t bytes = 0;        ///< input bytes read (after decompression)
+  uint64_t bytes = 0;        ///< input bytes read (after decompression; Parquet: compressed row groups)
+  /// Parquet files skipped whole (corrupt footer, missing or non-string column): each is
+  /// described in `reports`; their rows are not records.
+  uint64_t unusable_files = 0;
   std::vector<std::string> reports;  ///< "file:line: what is wrong" for the first few
 };
 
@@ -70,6 +75,16 @@ struct InputBatch {
   size_t size() const { return docs.size(); }
 };
 
+/// How RecordReader::write_kept writes: each record's raw bytes and a newline, or the kept
+/// rows of Parquet inputs as one Parquet file.
+enum class KeptFormat { records, parquet };
+
+/// The format of the kept output `path` for these inputs: parquet when the path ends in
+/// .parquet, or when every input is a Parquet file and the file name has no extension;
+/// records otherwise. @throws usage_error when the two do not fit (Parquet output of JSONL
+/// input, or Parquet input with an output such as kept.jsonl), naming `path`.
+KeptFormat kept_format(const std::string& path, const InputOptions& input);
+
 class RecordReader {
  public:
   /// @throws data_error naming the path when an input is missing or unreadable;
@@ -86,13 +101,15 @@ class RecordReader {
   bool next(InputBatch& batch, size_t max_docs, size_t max_bytes);
   const InputStats& stats() const;
   /// The bytes a whole pass will read (InputStats::bytes at its end), known up front when
-  /// every input is an uncompressed regular file; 0 otherwise (stdin, zstd, gzip, folders).
+  /// every input is an uncompressed regular file or a Parquet file; 0 otherwise (stdin,
+  /// zstd, gzip, folders).
   uint64_t expected_bytes() const;
 
   /// Second pass: writes, in input order, the raw record of every record r with
   /// keep[r] != 0 (JSONL: the original line; text: the line; directory: the file's
   /// bytes; decompressed), each followed by a newline. Call after the input is exhausted.
-  void write_kept(const std::vector<uint8_t>& keep, std::ostream& out);
+  /// KeptFormat::parquet: the kept rows of the Parquet inputs, same schema and order.
+  void write_kept(const std::vector<uint8_t>& keep, std::ostream& out, KeptFormat format = KeptFormat::records);
 
  private:
   struct Impl;

@@ -33,8 +33,9 @@ TEST(EnumNames, EveryNameReadsBack) {
   expect_round_trip({SimHashFeatures::tokens, SimHashFeatures::shingles}, "tokens or shingles");
   expect_round_trip({KeepPolicy::first, KeepPolicy::longest, KeepPolicy::shortest, KeepPolicy::none},
                     "first, longest, shortest or none");
-  expect_round_trip({InputFormat::automatic, InputFormat::jsonl, InputFormat::text, InputFormat::directory},
-                    "auto, jsonl, text or dir");
+  expect_round_trip({InputFormat::automatic, InputFormat::jsonl, InputFormat::text, InputFormat::directory,
+                     InputFormat::parquet},
+                    "auto, jsonl, text, dir or parquet");
 }
 
 TEST(EnumNames, NamesAreCaseSensitive) {
