@@ -13,7 +13,9 @@ namespace gpudedup {
 
 constexpr char sketch_file_magic[8] = {'G', 'D', 'S', 'K', 'E', 'T', 'C', 'H'};
 /// 2: the MinHash family folds shingle hashes to 32-bit keys (docs/performance.md).
-constexpr uint32_t sketch_file_version = 2;
+/// 3: the header records the normalization and the tokenizer; a version 2 file is read as
+///    what it was made with (ASCII-only case folding, simple tokens).
+constexpr uint32_t sketch_file_version = 3;
 
 /// What a signature depends on; two files are comparable only when these are equal.
 struct SketchHeader {
@@ -25,6 +27,8 @@ struct SketchHeader {
   bool remove_stop_words = false;
   bool stop_word_anchored = false;
   uint64_t stop_words_hash = 0;  ///< XXH64 of the sorted stop-word token hashes (0: none)
+  NormalizeConfig normalize;
+  Tokenizer tokenizer = Tokenizer::simple;
   uint64_t documents = 0;
 
   static SketchHeader from_config(const Config& config);
