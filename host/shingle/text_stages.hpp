@@ -9,12 +9,12 @@
 //     Thai); the words are written joined by single spaces. This text is the hand-off to
 //     the kernels: normalize_text leaves it unchanged (it is already normalized) and the
 //     shared walkers split it on spaces only, so both backends see the same tokens.
-#include <functional>
 #include <string>
 #include <string_view>
 
 #include "gpudedup/document_batch.hpp"
 #include "gpudedup/detail/shingle_spec.hpp"
+#include "host/shingle/icu_text.hpp"
 
 namespace gpudedup::detail {
 
@@ -23,12 +23,5 @@ bool apply_host_stages(const ShingleSpec& spec, std::string_view text, std::stri
 
 /// Every text of `batch` after spec's host stages (spec.has_host_stages() must be true).
 DocumentBatch apply_host_stages(const ShingleSpec& spec, const DocumentBatch& batch);
-
-/// NFKC of text, invalid UTF-8 bytes copied unchanged.
-void nfkc_into(std::string_view text, std::string& out);
-
-/// Calls f(begin, end) for every ICU word segment of s[0, n) that is not white space,
-/// split at spaces (a segment may hold a space followed by a combining mark).
-void for_each_icu_token(const uint8_t* s, size_t n, const std::function<void(size_t, size_t)>& f);
 
 }  // namespace gpudedup::detail

@@ -12,6 +12,7 @@
 
 #include "gpudedup/minhash.hpp"
 #include "gpudedup/simhash.hpp"
+#include "host/shingle/icu_text.hpp"
 #include "host/shingle/shingling.hpp"
 #include "host/shingle/text_stages.hpp"
 
@@ -61,6 +62,7 @@ std::vector<std::string> icu_tokens(const std::string& text) {
 }  // namespace
 
 TEST(IcuTokens, SegmentsChineseJapaneseThaiIntoWords) {
+  if (!gpudedup::detail::icu_available()) GTEST_SKIP() << "this build has no ICU (the GPU test bundle)";
   EXPECT_EQ(icu_tokens("我們是學生。"), (std::vector<std::string>{"我們", "是", "學生", "。"}));
   EXPECT_EQ(icu_tokens("東京は日本の首都です"),
             (std::vector<std::string>{"東京", "は", "日本", "の", "首都", "です"}));
@@ -69,6 +71,7 @@ TEST(IcuTokens, SegmentsChineseJapaneseThaiIntoWords) {
 }
 
 TEST(IcuTokens, StagedTextIsTheWordsJoinedBySpaces) {
+  if (!gpudedup::detail::icu_available()) GTEST_SKIP() << "this build has no ICU (the GPU test bundle)";
   ShingleSpec spec = make_shingle_spec(icu_words(3));
   std::string out;
   ASSERT_TRUE(apply_host_stages(spec, "  我們是學生。 ABC  ", out));
@@ -79,6 +82,7 @@ TEST(IcuTokens, StagedTextIsTheWordsJoinedBySpaces) {
 }
 
 TEST(IcuTokens, NearDuplicatesShareWordShinglesAndDistinctTextsDoNot) {
+  if (!gpudedup::detail::icu_available()) GTEST_SKIP() << "this build has no ICU (the GPU test bundle)";
   const auto docs = chinese_set();
   ASSERT_GE(docs.size(), 30u);
   const ShingleSpec spec = make_shingle_spec(icu_words(3));
@@ -98,6 +102,7 @@ TEST(IcuTokens, NearDuplicatesShareWordShinglesAndDistinctTextsDoNot) {
 }
 
 TEST(IcuTokens, EngineClustersAreTheGroups) {
+  if (!gpudedup::detail::icu_available()) GTEST_SKIP() << "this build has no ICU (the GPU test bundle)";
   const auto docs = chinese_set();
   Config c;
   c.backend = Backend::cpu;
@@ -119,6 +124,7 @@ TEST(IcuTokens, EngineClustersAreTheGroups) {
 }
 
 TEST(IcuTokens, MultiCharacterStopWordRemovesOnlyWholeWords) {
+  if (!gpudedup::detail::icu_available()) GTEST_SKIP() << "this build has no ICU (the GPU test bundle)";
   const std::string text = "我們是學生 我喜歡讀書 我們在北京";
   auto unigrams = [&](Tokenizer t) {
     ShingleConfig c = icu_words(1);
@@ -144,6 +150,7 @@ TEST(IcuTokens, MultiCharacterStopWordRemovesOnlyWholeWords) {
 }
 
 TEST(IcuTokens, LengthWeightActsOnRealWords) {
+  if (!gpudedup::detail::icu_available()) GTEST_SKIP() << "this build has no ICU (the GPU test bundle)";
   const auto docs = chinese_set();
   DocumentBatch b;
   for (const auto& d : docs) b.add(d.text);

@@ -7,6 +7,7 @@
 
 #include "gpudedup/index.hpp"
 #include "gpudedup/sketch_file.hpp"
+#include "host/shingle/icu_text.hpp"
 #include "support/files.hpp"
 #include "support/program.hpp"
 
@@ -47,6 +48,7 @@ TEST(NormalizeOptions, BadValuesExitTwoNamingTheOption) {
 }
 
 TEST(NormalizeOptions, SketchFilesRecordThemAndVersionTwoReadsAsAscii) {
+  if (!gpudedup::detail::icu_available()) GTEST_SKIP() << "this build has no ICU (the GPU test bundle)";
   test_support::TempDir dir;
   const std::string in = dir.write("in.jsonl", cyrillic);
   const std::string out = dir.path("s.sketch");
@@ -66,6 +68,7 @@ TEST(NormalizeOptions, SketchFilesRecordThemAndVersionTwoReadsAsAscii) {
 }
 
 TEST(NormalizeOptions, IndexRecordsThemAndRefusesOthers) {
+  if (!gpudedup::detail::icu_available()) GTEST_SKIP() << "this build has no ICU (the GPU test bundle)";
   test_support::TempDir dir;
   const std::string in = dir.write("in.jsonl", cyrillic);
   const std::string idx = dir.path("idx");
