@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpudedup/config.hpp"
+#include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/shingle.hpp"
 #include "kernels/device/device_buffer.cuh"
 
