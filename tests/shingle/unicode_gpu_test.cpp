@@ -32,6 +32,7 @@ TEST(UnicodeGpu, MinHashSignaturesEqualCpuUnderEveryNormalization) {
   for (const char* list : {"fold", "ascii", "none", "fold,punct", "fold,nfkc", "fold,nfkc,punct"}) {
     for (auto kind : {ShingleKind::chars, ShingleKind::words}) {
       for (auto tokenizer : {Tokenizer::simple, Tokenizer::icu}) {
+        if (kind == ShingleKind::chars && tokenizer == Tokenizer::icu) continue;  // no words in char shingles
         const bool needs_icu = tokenizer == Tokenizer::icu || std::string(list).find("nfkc") != std::string::npos;
         if (needs_icu && !detail::icu_available()) continue;  // the GPU test bundle has no ICU
         Config c;
