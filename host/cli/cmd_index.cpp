@@ -47,6 +47,8 @@ Config given_config(const cxxopts::ParseResult& r, Config base) {
   read_sketch_options(r, parsed);
   if (r.count("shingle")) base.shingle.kind = parsed.shingle.kind;
   if (r.count("ngram")) base.shingle.ngram = parsed.shingle.ngram;
+  if (r.count("normalize")) base.shingle.normalize = parsed.shingle.normalize;
+  if (r.count("tokenizer")) base.shingle.tokenizer = parsed.shingle.tokenizer;
   if (r.count("stopwords") || r.count("stopword-anchored")) {
     base.shingle.stop_words = parsed.shingle.stop_words;
     base.shingle.remove_stop_words = parsed.shingle.remove_stop_words;
@@ -110,7 +112,8 @@ Index open_for(const cxxopts::ParseResult& r, IndexMode mode) {
   // given, read the index's parameters first, then open it with the given ones laid
   // over them (Index::open names what differs).
   bool any_given = false;
-  for (const char* name : {"shingle", "ngram", "stopwords", "stopword-anchored", "num-perm", "seed", "bands", "rows"})
+  for (const char* name : {"shingle", "ngram", "normalize", "tokenizer", "stopwords", "stopword-anchored", "num-perm",
+                           "seed", "bands", "rows"})
     any_given = any_given || r.count(name) > 0;
   if (!any_given) return Index::open(dir, opts);
   Config given;

@@ -49,6 +49,12 @@ void add_sketch_options(cxxopts::Options& o) {
      cxxopts::value<std::string>())
     ("stopword-anchored", "word shingles = a stop word plus the next two words "
      "(built-in English list unless --stopwords)")
+    ("normalize", "text normalization before shingling, a comma list: fold (simple case folding, every "
+     "script), ascii (A-Z only), nfkc (Unicode NFKC first), punct (remove punctuation, category P*); "
+     "or none. White space is always collapsed", cxxopts::value<std::string>()->default_value("fold"))
+    ("tokenizer", "word tokens for word shingles and SimHash: simple (spaces; each CJK character a "
+     "token) or icu (ICU word segmentation, dictionaries for Chinese, Japanese, Thai)",
+     cxxopts::value<std::string>()->default_value("simple"))
     ("num-perm", "MinHash permutations P", cxxopts::value<int64_t>()->default_value("256"))
     ("seed", "seed of the permutation family", cxxopts::value<uint64_t>()->default_value("1"));
 }
@@ -64,6 +70,11 @@ void read_sketch_options(const cxxopts::ParseResult& r, Config& c) {
   }
   c.shingle.stop_word_anchored = r.count("stopword-anchored") > 0;
   if (c.shingle.stop_word_anchored) c.shingle.remove_stop_words = false;
+  const auto normalize = parse_normalize(option<std::string>(r, "normalize"));
+  GD_EXPECTS(normalize, "--normalize takes a comma list of fold, ascii, nfkc, punct (fold and ascii "
+                        "exclusive), or none alone; got \"" + option<std::string>(r, "normalize") + "\"");
+  c.shingle.normalize = *normalize;
+  c.shingle.tokenizer = enum_option<Tokenizer>(r, "tokenizer");
   const auto p = option<int64_t>(r, "num-perm");
   GD_EXPECTS(p >= 1 && p <= 4096, "--num-perm must be in 1..4096, got " + std::to_string(p));
   c.minhash.num_perm = uint32_t(p);

@@ -363,6 +363,8 @@ Index Index::open_impl(const std::string& dir, const IndexOpenOptions& options, 
   c.shingle.ngram = m.params.ngram;
   c.shingle.remove_stop_words = m.params.remove_stop_words;
   c.shingle.stop_word_anchored = m.params.stop_word_anchored;
+  c.shingle.normalize = m.params.normalize;
+  c.shingle.tokenizer = m.params.tokenizer;
   if (m.params.stop_words_hash != 0) {
     const std::string text = detail::read_whole_file(dir + "/" + detail::stop_words_name);
     for (size_t at = 0; at < text.size();) {

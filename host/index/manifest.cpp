@@ -20,6 +20,12 @@ std::string hex64(uint64_t v) {
   return buf;
 }
 
+NormalizeConfig legacy_normalize() {
+  NormalizeConfig c;
+  c.case_fold = CaseFold::ascii;
+  return c;
+}
+
 // The parameters as "key value" lines, in a fixed order: both the manifest text and the
 // hash stamped into segments come from this one encoding.
 std::string encode_params(const IndexParams& p) {
@@ -32,7 +38,13 @@ std::string encode_params(const IndexParams& p) {
     << "ngram " << p.ngram << "\n"
     << "remove_stop_words " << (p.remove_stop_words ? 1 : 0) << "\n"
     << "stop_word_anchored " << (p.stop_word_anchored ? 1 : 0) << "\n"
-    << "stop_words_hash " << hex64(p.stop_words_hash) << "\n"
+    << "stop_words_hash " << hex64(p.stop_words_hash) << "\n";
+  // An index made before normalization was recorded has no such lines and means ASCII
+  // folding and simple tokens: those settings are still written that way, so its
+  // manifest and segment stamps stay valid.
+  if (p.normalize != legacy_normalize()) s << "normalize " << to_string(p.normalize) << "\n";
+  if (p.tokenizer != Tokenizer::simple) s << "tokenizer " << to_string(p.tokenizer) << "\n";
+  s
     << "bands " << p.bands << "\n"
     << "rows " << p.rows << "\n"
     << "threshold " << threshold << "\n"
@@ -152,6 +164,17 @@ Manifest decode_manifest(const std::string& text, const std::string& path) {
   p.remove_stop_words = need("remove_stop_words") == "1";
   p.stop_word_anchored = need("stop_word_anchored") == "1";
   p.stop_words_hash = parse_u64(need("stop_words_hash"), path, "stop_words_hash", 16);
+  p.normalize = legacy_normalize();
+  if (auto it = kv.find("normalize"); it != kv.end()) {
+    const auto n = parse_normalize(it->second);
+    if (!n) corrupt(path, "bad value for normalize");
+    p.normalize = *n;
+  }
+  if (auto it = kv.find("tokenizer"); it != kv.end()) {
+    const auto t = from_string<Tokenizer>(it->second);
+    if (!t) corrupt(path, "bad value for tokenizer");
+    p.tokenizer = *t;
+  }
   p.bands = uint32_t(parse_u64(need("bands"), path, "bands"));
   p.rows = uint32_t(parse_u64(need("rows"), path, "rows"));
   p.threshold = std::strtod(need("threshold").c_str(), nullptr);
@@ -175,6 +198,8 @@ std::string describe_param_mismatch(const IndexParams& s, const IndexParams& g) 
             s.stop_words_hash != g.stop_words_hash,
         "`shingle.stop_words`/`shingle.stop_word_anchored`", "stop words " + hex64(s.stop_words_hash),
         "stop words " + hex64(g.stop_words_hash));
+  check(s.normalize != g.normalize, "`shingle.normalize`", to_string(s.normalize), to_string(g.normalize));
+  check(s.tokenizer != g.tokenizer, "`shingle.tokenizer`", to_string(s.tokenizer), to_string(g.tokenizer));
   check(s.bands != g.bands || s.rows != g.rows, "`lsh.bands`/`lsh.rows`",
         std::to_string(s.bands) + "x" + std::to_string(s.rows), std::to_string(g.bands) + "x" + std::to_string(g.rows));
   return out.str();

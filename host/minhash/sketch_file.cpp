@@ -39,6 +39,8 @@ SketchHeader SketchHeader::from_config(const Config& c) {
   h.ngram = c.shingle.ngram;
   h.remove_stop_words = c.shingle.remove_stop_words;
   h.stop_word_anchored = c.shingle.stop_word_anchored;
+  h.normalize = c.shingle.normalize;
+  h.tokenizer = c.shingle.tokenizer;
   const auto spec = detail::make_shingle_spec(c.shingle);
   if (!spec.stop_word_hashes.empty() && (h.remove_stop_words || h.stop_word_anchored)) {
     h.stop_words_hash = detail::xxhash64_u64(spec.stop_word_hashes.data(), spec.stop_word_hashes.size());
@@ -53,8 +55,9 @@ void write_sketch_header(std::ostream& out, const SketchHeader& h) {
   put<uint64_t>(buf, h.seed);
   put<uint8_t>(buf, h.shingle == ShingleKind::words ? 1 : 0);
   put<uint8_t>(buf, uint8_t((h.remove_stop_words ? 1 : 0) | (h.stop_word_anchored ? 2 : 0)));
-  put<uint8_t>(buf, h.ids_are_record_numbers ? 1 : 0);
-  put<uint8_t>(buf, 0);
+  put<uint8_t>(buf, uint8_t(uint8_t(h.normalize.case_fold) | (h.normalize.nfkc ? 4 : 0) |
+                            (h.normalize.remove_punctuation ? 8 : 0) | (h.ids_are_record_numbers ? 16 : 0)));
+  put<uint8_t>(buf, uint8_t(h.tokenizer));
   put<uint32_t>(buf, h.ngram);
   put<uint64_t>(buf, h.stop_words_hash);
   put<uint64_t>(buf, h.documents);
@@ -114,9 +117,16 @@ SketchFileReader::SketchFileReader(const std::string& path) : impl_(std::make_un
   h.shingle = hb[24] ? ShingleKind::words : ShingleKind::chars;
   h.remove_stop_words = hb[25] & 1;
   h.stop_word_anchored = hb[25] & 2;
+  if ((hb[26] & 3) > uint8_t(CaseFold::simple) || (hb[26] & 0xE0) || hb[27] > uint8_t(Tokenizer::icu)) {
+    throw data_error(path + ": corrupt sketch file header (unknown normalization or tokenizer)");
+  }
+  h.normalize.case_fold = CaseFold(hb[26] & 3);
+  h.normalize.nfkc = hb[26] & 4;
+  h.normalize.remove_punctuation = hb[26] & 8;
+  h.ids_are_record_numbers = hb[26] & 16;
+  h.tokenizer = Tokenizer(hb[27]);
   h.ngram = get<uint32_t>(hb + 28);
   h.stop_words_hash = get<uint64_t>(hb + 32);
-  h.ids_are_record_numbers = hb[26] & 1;
   h.documents = get<uint64_t>(hb + 40);
   h.records = get<uint64_t>(hb + 48);
   const uint32_t shard_len = get<uint32_t>(hb + 56);

@@ -28,6 +28,33 @@ enum class KeepPolicy {
   none,      ///< no member: every document of a cluster of two or more is removed
 };
 
+/// Case in normalized text: none kept, ASCII A-Z only (the rule before 0.2), or simple
+/// case folding of every script (CaseFolding.txt C+S).
+enum class CaseFold { none, ascii, simple };
+/// Word tokens: `simple` = runs of non-space with each CJK ideograph, kana or hangul
+/// syllable a token of its own; `icu` = ICU's word break iterator (dictionary-based for
+/// Chinese, Japanese, Thai), a host stage (docs/architecture.md).
+enum class Tokenizer { simple, icu };
+
+/// How text is normalized before shingling (detail/normalize.hpp, docs/architecture.md).
+/// White space is always collapsed; the CLI spells it `--normalize fold,nfkc,punct`.
+struct NormalizeConfig {
+  CaseFold case_fold = CaseFold::simple;
+  bool nfkc = false;                ///< Unicode NFKC first (host stage, ICU)
+  bool remove_punctuation = false;  ///< drop general category P* (punctuation)
+
+  bool operator==(const NormalizeConfig& o) const {
+    return case_fold == o.case_fold && nfkc == o.nfkc && remove_punctuation == o.remove_punctuation;
+  }
+  bool operator!=(const NormalizeConfig& o) const { return !(*this == o); }
+};
+
+/// "fold", "ascii,nfkc,punct", "none": the items of `--normalize`, comma-separated.
+std::string to_string(const NormalizeConfig&);
+/// Parses a `--normalize` list (items fold, ascii, nfkc, punct, or none alone); nullopt
+/// for an unknown item or a contradiction (fold with ascii, none with others).
+std::optional<NormalizeConfig> parse_normalize(std::string_view list);
+
 /// How text becomes a set of 64-bit shingle hashes (detail/shingle.hpp).
 struct ShingleConfig {
   ShingleKind kind = ShingleKind::chars;
@@ -35,6 +62,8 @@ struct ShingleConfig {
   std::vector<std::string> stop_words; ///< raw words; normalized like text before use
   bool remove_stop_words = false;      ///< words only: drop stop words before shingling
   bool stop_word_anchored = false;     ///< words only: shingles = stop word + next two words
+  NormalizeConfig normalize;           ///< before shingling; also SimHash features
+  Tokenizer tokenizer = Tokenizer::simple;  ///< word shingles, SimHash tokens
 };
 
 struct MinHashConfig {
@@ -153,6 +182,8 @@ const char* to_string(SampleKind);
 const char* to_string(SimHashWeights);
 const char* to_string(SimHashFeatures);
 const char* to_string(KeepPolicy);
+const char* to_string(CaseFold);
+const char* to_string(Tokenizer);
 
 /// The value whose to_string() is `name`; nullopt for any other name. Defined for every
 /// enum with a to_string (the same table gives both directions).

@@ -16,7 +16,8 @@ constexpr char sketch_file_magic[8] = {'G', 'D', 'S', 'K', 'E', 'T', 'C', 'H'};
 /// 2: the MinHash family folds shingle hashes to 32-bit keys (docs/performance.md).
 /// 3: each record carries its record number, text length and set size, and the header the
 /// shard's record count, how its ids were made and its name: what `dedup --from-sketches`
-/// needs to give the answer of one run over every shard (the staged route).
+/// needs to give the answer of one run over every shard (the staged route); and the
+/// normalization and the tokenizer the signatures were made with.
 constexpr uint32_t sketch_file_version = 3;
 
 /// What a signature depends on; two files are comparable only when these are equal.
@@ -29,6 +30,8 @@ struct SketchHeader {
   bool remove_stop_words = false;
   bool stop_word_anchored = false;
   uint64_t stop_words_hash = 0;  ///< XXH64 of the sorted stop-word token hashes (0: none)
+  NormalizeConfig normalize;
+  Tokenizer tokenizer = Tokenizer::simple;
   uint64_t documents = 0;
   /// Records read (documents and skipped records): a run over several shards numbers the
   /// records of a shard after all those of the shards before it.

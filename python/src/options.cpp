@@ -85,6 +85,16 @@ const std::map<std::string, Keyword>& keywords() {
                       }}},
       {"remove_stop_words", {"shingle.remove_stop_words", flag(GD_FIELD(shingle.remove_stop_words))}},
       {"stop_word_anchored", {"shingle.stop_word_anchored", flag(GD_FIELD(shingle.stop_word_anchored))}},
+      {"normalize", {"shingle.normalize", [](Config& c, nb::handle v, const std::string& p) {
+                       const auto list = as<std::string>(v, p);
+                       const auto n = parse_normalize(list);
+                       if (!n) {
+                         throw usage_error("`" + p + "` must be a comma list of fold, ascii, nfkc, punct (fold and "
+                                           "ascii exclusive), or none alone; got '" + list + "'");
+                       }
+                       c.shingle.normalize = *n;
+                     }}},
+      {"tokenizer", {"shingle.tokenizer", named<Tokenizer>(GD_FIELD(shingle.tokenizer))}},
       {"num_perm", {"minhash.num_perm", count(GD_FIELD(minhash.num_perm))}},
       {"bands", {"lsh.bands", count(GD_FIELD(lsh.bands))}},
       {"rows", {"lsh.rows", count(GD_FIELD(lsh.rows))}},
