@@ -36,14 +36,17 @@ def test_parquet_shards_are_filtered_as_one_corpus(corpus, tmp_path):
     assert stats["removed"] == want.stats["removed"] > 0 and stats["skipped"] == 1
 
 
-def test_dask_sketch_stage_then_candidates_equal_dedup(corpus):
+@pytest.mark.parametrize("keep", ["first", "longest"])
+def test_dask_sketch_stage_then_the_engines_candidate_stage_equal_dedup(corpus, keep):
     dd = pytest.importorskip("dask.dataframe")
     pd = pytest.importorskip("pandas")
     texts = list(corpus)
     texts[4] = None
     texts[9] = ""
     frame = dd.from_pandas(pd.DataFrame({"text": pd.Series(texts, dtype=object)}), npartitions=4)
-    keep = load("dask_pipeline").dedup_dask(frame, threshold=0.7, num_perm=128)
-    want = gpudedup.dedup(texts, threshold=0.7, num_perm=128, backend="cpu")
-    assert want.stats["removed"] > 0
-    np.testing.assert_array_equal(keep, want.keep)
+    got = load("dask_pipeline").dedup_dask(frame, threshold=0.7, num_perm=128, keep=keep, backend="cpu")
+    want = gpudedup.dedup(texts, threshold=0.7, num_perm=128, keep=keep, backend="cpu")
+    assert want.stats["removed"] > 0 and got.stats["skipped"] == 1
+    np.testing.assert_array_equal(got.keep, want.keep)
+    np.testing.assert_array_equal(got.representative, want.representative)
+    assert [c.tolist() for c in got.clusters] == [c.tolist() for c in want.clusters]
