@@ -15,7 +15,8 @@ def load(name):
     return module
 
 
-def test_parquet_shards_are_filtered_as_one_corpus(corpus, tmp_path):
+@pytest.mark.parametrize("keep", ["first", "shortest"])
+def test_parquet_shards_are_filtered_as_one_corpus(corpus, tmp_path, keep):
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
     texts = list(corpus)
@@ -26,9 +27,10 @@ def test_parquet_shards_are_filtered_as_one_corpus(corpus, tmp_path):
         path = tmp_path / f"shard{n}.parquet"
         pq.write_table(pa.table({"id": list(range(a, b)), "text": pa.array(texts[a:b], pa.large_string())}), path)
         shards.append(str(path))
-    stats = load("parquet_shards").dedup_shards(shards, str(tmp_path / "out"), threshold=0.7, backend="cpu")
+    stats = load("parquet_shards").dedup_shards(shards, str(tmp_path / "out"), threshold=0.7, keep=keep,
+                                                backend="cpu")
 
-    want = gpudedup.dedup(texts, threshold=0.7, backend="cpu")
+    want = gpudedup.dedup(texts, threshold=0.7, keep=keep, backend="cpu")
     kept_ids = []
     for path in shards:
         kept_ids += pq.read_table(tmp_path / "out" / path.split("/")[-1])["id"].to_pylist()
