@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
-"""Near-duplicates of a Dask DataFrame's text column, the sketch stage spread over Dask's
-workers and the candidate stage after it on the driver:
+"""Near-duplicates of a Dask DataFrame's text column: the sketch stage on Dask's workers,
+the engine's candidate, verification and cluster stages on the driver:
 
-    python examples/python/dask_pipeline.py CORPUS.parquet [--threshold 0.8]
+    python examples/python/dask_pipeline.py CORPUS.parquet [--threshold 0.8] [--keep longest]
 
-1. sketch (map_partitions, in parallel): gpudedup.sketch() of each partition's texts, the
-   MinHash signatures as P uint32 columns (the engine releases the GIL, so Dask's
-   threaded scheduler runs partitions on all cores);
-2. candidates (driver): the signatures in gpudedup.compat.MinHashLSH, which buckets them
-   by the engine's band keys with the engine's bands and rows for the threshold; a
-   candidate pair is kept when its estimated Jaccard (share of equal values) reaches the
-   threshold, as dedup()'s default verify="estimate" does;
-3. clusters: connected components of the kept pairs, the first text of each in input
-   order kept: the answer gpudedup.dedup(texts, num_perm=P) gives on the same column.
-Null texts are kept (signature of the empty text: never a candidate).
+1. sketch (map_partitions, in parallel): gpudedup.sketch_documents() of each partition's
+   texts: the MinHash signatures as P uint32 columns, and each text's set size, length and
+   whether it is null (the engine releases the GIL, so Dask's threaded scheduler runs
+   partitions on all cores; a distributed cluster runs them on its workers);
+2. candidates, verification, clusters (driver): each partition's rows, in partition order,
+   go to one gpudedup.Engine with Engine.add_signatures(); finish() runs the engine's own
+   candidate stage (band keys, buckets; a GPU's when there is one), verification and
+   clustering, and applies the keep policy: the answer gpudedup.dedup(texts, num_perm=P)
+   gives on the same column.
+Null texts are counted as skipped and kept. The engine on the driver holds 4 x P bytes per
+text (the signatures), never the texts. The driver's Engine must be made with the num_perm,
+seed and shingles the workers sketched with (only num_perm is checked).
 """
 import argparse
 import sys
@@ -23,47 +25,39 @@ import numpy as np
 import pandas as pd
 
 import gpudedup
-from gpudedup.compat import MinHash, MinHashLSH
 
-EMPTY = np.uint32(0xFFFFFFFF)
+ROW_COLUMNS = ["set_size", "text_bytes", "missing"]
 
 
 def sketch_partition(part: pd.DataFrame, column: str, num_perm: int, seed: int) -> pd.DataFrame:
-    sigs = gpudedup.sketch(part[column], num_perm=num_perm, seed=seed)
-    return pd.DataFrame(sigs, index=part.index, columns=[f"h{i}" for i in range(num_perm)])
+    """The sketch stage of one partition: P signature columns h0.., then ROW_COLUMNS."""
+    s = gpudedup.sketch_documents(part[column], num_perm=num_perm, seed=seed)
+    out = pd.DataFrame(s.signatures, index=part.index, columns=[f"h{i}" for i in range(num_perm)])
+    out["set_size"], out["text_bytes"], out["missing"] = s.set_sizes, s.text_bytes, s.missing
+    return out
 
 
-def candidate_stage(sigs: np.ndarray, threshold: float, seed: int) -> np.ndarray:
-    """The keep mask of the texts whose signatures are the rows of `sigs`."""
-    n, num_perm = sigs.shape
-    lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
-    parent = list(range(n))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(n):
-        if (sigs[i] == EMPTY).all():
-            continue  # an empty or null text: never a duplicate
-        m = MinHash(seed=seed, hashvalues=sigs[i])
-        for j in lsh.query(m):
-            if np.count_nonzero(sigs[i] == sigs[j]) / num_perm >= threshold:
-                a, b = root(i), root(j)
-                parent[max(a, b)] = min(a, b)  # the first in input order represents
-        lsh.insert(i, m)
-    return np.array([root(i) == i for i in range(n)], dtype=bool)
+def add_partition(engine: gpudedup.Engine, part: pd.DataFrame, num_perm: int) -> None:
+    """A sketched partition into the driver's engine, its rows after those added before."""
+    engine.add_signatures(part.iloc[:, :num_perm].to_numpy(np.uint32), part["set_size"].to_numpy(np.uint32),
+                          part["text_bytes"].to_numpy(np.uint64), part["missing"].to_numpy(bool))
 
 
 def dedup_dask(frame, column: str = "text", threshold: float = 0.8, num_perm: int = 128, seed: int = 1,
-               scheduler: str = "threads") -> np.ndarray:
-    """The keep mask of a dask.dataframe.DataFrame's rows, in partition order."""
+               keep: str = "first", scheduler: str = "threads", **engine_options) -> gpudedup.DedupResult:
+    """The DedupResult of a dask.dataframe.DataFrame's rows, in partition order."""
+    import dask
+
     meta = pd.DataFrame({f"h{i}": pd.Series(dtype=np.uint32) for i in range(num_perm)})
+    meta["set_size"], meta["text_bytes"] = pd.Series(dtype=np.uint32), pd.Series(dtype=np.uint64)
+    meta["missing"] = pd.Series(dtype=bool)
     sketched = frame.map_partitions(sketch_partition, column, num_perm, seed, meta=meta)
-    sigs = np.ascontiguousarray(sketched.compute(scheduler=scheduler).to_numpy(dtype=np.uint32))
-    return candidate_stage(sigs, threshold, seed)
+    engine = gpudedup.Engine(threshold=threshold, num_perm=num_perm, seed=seed, keep=keep, **engine_options)
+    # Every partition is sketched in parallel; their rows reach the engine in partition
+    # order, so that positions are row numbers of the whole frame.
+    for part in dask.compute(*sketched.to_delayed(), scheduler=scheduler):
+        add_partition(engine, part, num_perm)
+    return engine.finish()
 
 
 def main(argv: List[str]) -> int:
@@ -73,9 +67,10 @@ def main(argv: List[str]) -> int:
     ap.add_argument("parquet")
     ap.add_argument("--column", default="text")
     ap.add_argument("--threshold", type=float, default=0.8)
+    ap.add_argument("--keep", default="first", choices=["first", "longest", "shortest", "none"])
     a = ap.parse_args(argv)
-    keep = dedup_dask(dd.read_parquet(a.parquet, columns=[a.column]), a.column, a.threshold)
-    print(f"{int(keep.sum())} of {len(keep)} texts kept")
+    result = dedup_dask(dd.read_parquet(a.parquet, columns=[a.column]), a.column, a.threshold, keep=a.keep)
+    print(result)
     return 0
 
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Deduplicate a corpus kept as Parquet shards (pandas/PyArrow), shard by shard:
 
-    python examples/python/parquet_shards.py OUT_DIR SHARD.parquet [SHARD.parquet ...]
+    python examples/python/parquet_shards.py OUT_DIR SHARD.parquet [...] [--keep longest]
 
 1. sketch: each shard's text column is read with pyarrow and added to one gpudedup.Engine
    (Arrow strings go to the engine from their buffers; the texts are not kept);
-2. dedup: Engine.finish() finds, verifies and clusters the near-duplicates of all shards;
+2. dedup: Engine.finish() finds, verifies and clusters the near-duplicates of all shards
+   and picks the row kept of each cluster (--keep: first, longest, shortest, none);
 3. filter: each shard is read again and written to OUT_DIR with its kept rows only
    (pyarrow's Table.filter with the slice of the keep mask that is that shard's).
 Null texts are kept (counted as skipped). Memory: one shard at a time plus the engine's
@@ -41,8 +42,9 @@ def main(argv: List[str]) -> int:
     ap.add_argument("shards", nargs="+")
     ap.add_argument("--column", default="text")
     ap.add_argument("--threshold", type=float, default=0.8)
+    ap.add_argument("--keep", default="first", choices=["first", "longest", "shortest", "none"])
     a = ap.parse_args(argv)
-    print(dedup_shards(a.shards, a.out_dir, a.column, threshold=a.threshold))
+    print(dedup_shards(a.shards, a.out_dir, a.column, threshold=a.threshold, keep=a.keep))
     return 0
 
 

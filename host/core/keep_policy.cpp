@@ -21,6 +21,31 @@ std::vector<uint32_t> second_members(const std::vector<uint32_t>& rep) {
 
 }  // namespace
 
+std::vector<RemovedDocument> removed_documents(const DedupResult& r) {
+  const auto& rep = r.representative;
+  std::vector<RemovedDocument> out;
+  out.reserve(r.removed);
+  if (r.representatives_kept) {
+    for (uint32_t d = 0; d < rep.size(); ++d) {
+      if (rep[d] != d) out.push_back({d, rep[d]});
+    }
+    return out;
+  }
+  const auto second = second_members(rep);
+  for (uint32_t d = 0; d < rep.size(); ++d) {
+    if (rep[d] != d) out.push_back({d, rep[d]});
+    else if (second[d] != no_document) out.push_back({d, second[d]});
+  }
+  return out;
+}
+
+}  // namespace gpudedup::detail
+
+namespace gpudedup {
+
+using detail::no_document;
+using detail::second_members;
+
 void apply_keep_policy(DedupResult& r, KeepPolicy keep, const std::vector<uint64_t>& text_bytes) {
   auto& rep = r.representative;
   const auto n = uint32_t(rep.size());
@@ -51,22 +76,4 @@ void apply_keep_policy(DedupResult& r, KeepPolicy keep, const std::vector<uint64
   for (uint32_t d = 0; d < n; ++d) rep[d] = best[rep[d]];
 }
 
-std::vector<RemovedDocument> removed_documents(const DedupResult& r) {
-  const auto& rep = r.representative;
-  std::vector<RemovedDocument> out;
-  out.reserve(r.removed);
-  if (r.representatives_kept) {
-    for (uint32_t d = 0; d < rep.size(); ++d) {
-      if (rep[d] != d) out.push_back({d, rep[d]});
-    }
-    return out;
-  }
-  const auto second = second_members(rep);
-  for (uint32_t d = 0; d < rep.size(); ++d) {
-    if (rep[d] != d) out.push_back({d, rep[d]});
-    else if (second[d] != no_document) out.push_back({d, second[d]});
-  }
-  return out;
-}
-
-}  // namespace gpudedup::detail
+}  // namespace gpudedup

@@ -1,21 +1,16 @@
 #pragma once
-// The keep policy (Config::keep): which member of each cluster the dedup job keeps, chosen
-// after clustering from the first-member labels every method gives, so no method needs
-// to know text lengths.
+// The keep policy's helpers for the job's outputs; the policy itself is public
+// (include/gpudedup/keep_policy.hpp).
 #include <cstdint>
 #include <vector>
 
 #include "gpudedup/config.hpp"
+#include "gpudedup/keep_policy.hpp"
 #include "gpudedup/result.hpp"
 
 namespace gpudedup::detail {
 
-/// Re-labels r.representative (each cluster's smallest member on entry) by `keep`:
-/// longest and shortest compare text_bytes (one per document), ties to the smaller
-/// document number; none keeps the labels and removes every member of a cluster of two
-/// or more (r.removed and r.representatives_kept follow). text_bytes is read only for
-/// longest and shortest.
-void apply_keep_policy(DedupResult& r, KeepPolicy keep, const std::vector<uint64_t>& text_bytes);
+using gpudedup::apply_keep_policy;  // public (include/gpudedup/keep_policy.hpp)
 
 /// A document the job does not keep, and the member of its cluster it names as the one
 /// it duplicates: the representative, or, for the representative itself under keep none,

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _core
 from ._errors import library_errors
+from ._keep import kept_mask
 from ._progress import Progress, close, progress_function
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -21,7 +22,8 @@ class FilesResult:
         clusters, parameters, seconds per stage, ...).
     representative: uint32 array by document number (the documents read, in input order,
         skipped records not counted): each document's representative.
-    keep: bool array by document number, True for the documents written to `output`.
+    keep: bool array by document number, True for the documents written to `output`
+        (the kept member of each cluster by `keep`, and every document alone).
     reports: "file:line: what is wrong" for the first few skipped records.
     """
 
@@ -30,7 +32,7 @@ class FilesResult:
     def __init__(self, raw: Dict[str, Any]):
         self.stats: Dict[str, Any] = json.loads(raw["stats"])
         self.representative: np.ndarray = raw["representative"]
-        self.keep: np.ndarray = self.representative == np.arange(len(self.representative), dtype=np.uint32)
+        self.keep: np.ndarray = kept_mask(self.representative, raw["representatives_kept"])
         self.reports: List[str] = list(raw["reports"])
         self.description: List[str] = list(raw["description"])
 
@@ -48,7 +50,8 @@ def dedup_files(paths: Union[PathLike, Sequence[PathLike]], *, output: Optional[
                 text_field: str = "text", id_field: Optional[str] = None, strict: bool = False,
                 batch_size: int = 65536, progress: Progress = None, method: str = "minhash",
                 threshold: float = 0.8, num_perm: Optional[int] = None, seed: int = 1, shingle: str = "char",
-                ngram: int = 5, backend: str = "auto", threads: int = 0, **options: Any) -> FilesResult:
+                ngram: int = 5, keep: str = "first", backend: str = "auto", threads: int = 0,
+                **options: Any) -> FilesResult:
     """`gpudedup dedup` from Python: reads the files with the program's readers (JSONL,
     text, folders; zstd and gzip told by content; docs/input.md), finds the near-duplicates
     and writes the outputs the program writes, all or none.
@@ -63,6 +66,7 @@ def dedup_files(paths: Union[PathLike, Sequence[PathLike]], *, output: Optional[
         no output file.
     progress: True for a tqdm bar (when tqdm is installed), or a function called with a dict
         per batch (stage, documents, input_bytes, total_input_bytes, seconds).
+    keep: "first", "longest", "shortest" or "none", the program's --keep (dedup()).
     The method keywords are dedup()'s; an option the method does not read is a ValueError.
 
     Raises ValueError (UsageError) for bad options or clashing outputs, OSError
@@ -70,7 +74,7 @@ def dedup_files(paths: Union[PathLike, Sequence[PathLike]], *, output: Optional[
     """
     names: List[str] = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
     opts = {k: v for k, v in dict(method=method, threshold=threshold, num_perm=num_perm, seed=seed, shingle=shingle,
-                                  ngram=ngram, backend=backend, threads=threads, **options).items()
+                                  ngram=ngram, keep=keep, backend=backend, threads=threads, **options).items()
             if v is not None}
     inputs = {"format": format, "text_field": text_field, "id_field": id_field, "strict": bool(strict)}
     outputs = {"output": _path(output), "removed": _path(removed), "pairs": _path(pairs),

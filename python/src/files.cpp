@@ -73,6 +73,7 @@ nb::dict dedup_files(const std::vector<std::string>& paths, const nb::dict& inpu
   out["stats"] = stats_json(job, s);
   out["reports"] = s.input.reports;
   out["description"] = s.description;
+  out["representatives_kept"] = s.result.representatives_kept;
   out["representative"] = numpy_of(std::move(s.result.representative), {size_t(s.result.documents)});
   return out;
 }

@@ -101,6 +101,7 @@ const std::map<std::string, Keyword>& keywords() {
       {"verify", {"verify", named<VerifyMode>(GD_FIELD(verify))}},
       {"similarity", {"similarity", named<Similarity>(GD_FIELD(similarity))}},
       {"all_pairs", {"all_pairs", flag(GD_FIELD(all_pairs))}},
+      {"keep", {"keep", named<KeepPolicy>(GD_FIELD(keep))}},
       {"sample", {"sampling.kind", named<SampleKind>(GD_FIELD(sampling.kind))}},
       {"sample_size", {"sampling.size", count(GD_FIELD(sampling.size))}},
       {"sample_mod", {"sampling.mod", count(GD_FIELD(sampling.mod))}},

@@ -131,3 +131,78 @@ def test_arrow_strings_make_no_python_object_per_element():
     assert sigs.shape == (n, 8)
     # A str per element would take > 50 bytes each (10 MB); the buffers are read in C++.
     assert peak < 1_000_000, peak
+
+
+# ---- the issue's list, through every entry that takes texts -----------------------------
+
+def text_entries(tmp_path):
+    """Each public call that takes texts, as f(texts)."""
+    return {
+        "dedup": lambda t: gpudedup.dedup(t, backend="cpu"),
+        "sketch": lambda t: gpudedup.sketch(t, num_perm=8, backend="cpu"),
+        "sketch_documents": lambda t: gpudedup.sketch_documents(t, num_perm=8, backend="cpu"),
+        "Engine.add": lambda t: gpudedup.Engine(backend="cpu").add(t),
+        "Index.query_insert": lambda t: gpudedup.Index.create(tmp_path / "idx", num_perm=8,
+                                                               backend="cpu").query_insert(t),
+    }
+
+
+@pytest.mark.parametrize("texts, message", [
+    (np.array(["a text", np.nan], dtype=object), r"texts\[1\] is float.*NaN.*give None"),
+    (np.array([b"abc", b"\xff\xfe"]), r"texts\[0\] is bytes.*decode it to str, or give a pyarrow"),
+    (["a text", 7], r"texts\[1\] is int, not str or None$"),
+])
+def test_elements_that_are_not_str_are_refused_by_every_entry(tmp_path, texts, message):
+    for name, call in text_entries(tmp_path).items():
+        with pytest.raises(TypeError, match=message):
+            call(texts)
+
+
+def test_none_is_counted_by_every_entry_and_the_length_kept(tmp_path):
+    texts = [None, "one text with words", None, "one text with words", None]
+    r = gpudedup.dedup(texts, backend="cpu")
+    assert r.keep.tolist() == [True, True, True, False, True] and r.stats["skipped"] == 3
+    s = gpudedup.sketch_documents(texts, num_perm=8, backend="cpu")
+    assert s.missing.tolist() == [True, False, True, False, True] and len(s.signatures) == 5
+    answers = gpudedup.Index.create(tmp_path / "idx", num_perm=8, backend="cpu").query_insert(texts)
+    assert answers.skipped.tolist() == [True, False, True, False, True]
+    assert answers.duplicate.tolist() == [False, False, False, True, False]
+
+
+def test_empty_input_through_every_entry(tmp_path):
+    for name, call in text_entries(tmp_path).items():
+        out = call([])
+        if name in ("sketch", "dedup"):
+            assert len(out) == 0, name
+    assert len(gpudedup.Engine(backend="cpu").finish()) == 0
+    assert gpudedup.sketch_documents([], num_perm=8).signatures.shape == (0, 8)
+    only_none = gpudedup.dedup([None, None], backend="cpu")
+    assert only_none.keep.tolist() == [True, True] and only_none.stats["documents"] == 0
+    (tmp_path / "empty.jsonl").write_text("")
+    with pytest.raises(gpudedup.FileError, match=r"empty\.jsonl: the input is empty; nothing was written"):
+        gpudedup.dedup_files(tmp_path / "empty.jsonl", output=tmp_path / "out.jsonl")
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.parametrize("keyword, value, message", [
+    ("num_perm", 0, "num_perm must be in 1..4096, got 0"),
+    ("num_perm", 4097, "num_perm must be in 1..4096"),
+    ("threshold", 1.5, "threshold"),
+    ("threshold", 0.0, "threshold"),
+])
+def test_wrong_num_perm_or_threshold_in_every_entry(tmp_path, keyword, value, message):
+    (tmp_path / "c.jsonl").write_text('{"text": "a b c"}\n')
+    calls = {
+        "dedup": lambda **kw: gpudedup.dedup(["a b c"], **kw),
+        "Engine": lambda **kw: gpudedup.Engine(**kw),
+        "dedup_files": lambda **kw: gpudedup.dedup_files(tmp_path / "c.jsonl", **kw),
+        "Index.create": lambda **kw: gpudedup.Index.create(tmp_path / "idx", **kw),
+    }
+    if keyword == "num_perm":
+        calls["sketch"] = lambda **kw: gpudedup.sketch(["a b c"], **kw)
+        calls["sketch_documents"] = lambda **kw: gpudedup.sketch_documents(["a b c"], **kw)
+    for name, call in calls.items():
+        with pytest.raises(ValueError, match=message) as e:
+            call(**{keyword: value})
+        assert isinstance(e.value, gpudedup.UsageError) and "minhash." not in str(e.value), name
+    assert not (tmp_path / "idx").exists()

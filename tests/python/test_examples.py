@@ -15,7 +15,8 @@ def load(name):
     return module
 
 
-def test_parquet_shards_are_filtered_as_one_corpus(corpus, tmp_path):
+@pytest.mark.parametrize("keep", ["first", "shortest"])
+def test_parquet_shards_are_filtered_as_one_corpus(corpus, tmp_path, keep):
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
     texts = list(corpus)
@@ -26,9 +27,10 @@ def test_parquet_shards_are_filtered_as_one_corpus(corpus, tmp_path):
         path = tmp_path / f"shard{n}.parquet"
         pq.write_table(pa.table({"id": list(range(a, b)), "text": pa.array(texts[a:b], pa.large_string())}), path)
         shards.append(str(path))
-    stats = load("parquet_shards").dedup_shards(shards, str(tmp_path / "out"), threshold=0.7, backend="cpu")
+    stats = load("parquet_shards").dedup_shards(shards, str(tmp_path / "out"), threshold=0.7, keep=keep,
+                                                backend="cpu")
 
-    want = gpudedup.dedup(texts, threshold=0.7, backend="cpu")
+    want = gpudedup.dedup(texts, threshold=0.7, keep=keep, backend="cpu")
     kept_ids = []
     for path in shards:
         kept_ids += pq.read_table(tmp_path / "out" / path.split("/")[-1])["id"].to_pylist()
@@ -36,14 +38,17 @@ def test_parquet_shards_are_filtered_as_one_corpus(corpus, tmp_path):
     assert stats["removed"] == want.stats["removed"] > 0 and stats["skipped"] == 1
 
 
-def test_dask_sketch_stage_then_candidates_equal_dedup(corpus):
+@pytest.mark.parametrize("keep", ["first", "longest"])
+def test_dask_sketch_stage_then_the_engines_candidate_stage_equal_dedup(corpus, keep):
     dd = pytest.importorskip("dask.dataframe")
     pd = pytest.importorskip("pandas")
     texts = list(corpus)
     texts[4] = None
     texts[9] = ""
     frame = dd.from_pandas(pd.DataFrame({"text": pd.Series(texts, dtype=object)}), npartitions=4)
-    keep = load("dask_pipeline").dedup_dask(frame, threshold=0.7, num_perm=128)
-    want = gpudedup.dedup(texts, threshold=0.7, num_perm=128, backend="cpu")
-    assert want.stats["removed"] > 0
-    np.testing.assert_array_equal(keep, want.keep)
+    got = load("dask_pipeline").dedup_dask(frame, threshold=0.7, num_perm=128, keep=keep, backend="cpu")
+    want = gpudedup.dedup(texts, threshold=0.7, num_perm=128, keep=keep, backend="cpu")
+    assert want.stats["removed"] > 0 and got.stats["skipped"] == 1
+    np.testing.assert_array_equal(got.keep, want.keep)
+    np.testing.assert_array_equal(got.representative, want.representative)
+    assert [c.tolist() for c in got.clusters] == [c.tolist() for c in want.clusters]
