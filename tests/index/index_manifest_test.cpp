@@ -23,15 +23,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const data_error& e) {
-    return e.what();
-  }
-  return "(no data_error)";
-}
-
 IndexOpenOptions writer() {
   IndexOpenOptions o;
   o.mode = IndexMode::read_write;
