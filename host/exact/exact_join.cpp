@@ -131,17 +131,28 @@ std::vector<ScoredPair> spanning_pairs(const ExactJoin& join, UnionFind& uf) {
     adj[fill[p.a]++] = {p.b, p.similarity};
     adj[fill[p.b]++] = {p.a, p.similarity};
   }
+  // Once a group's members are all in one cluster ("whole": after its own first member's
+  // turn, or after an earlier first member was paired with all of them), only its
+  // smallest member past a later first member can still join anything.
+  std::vector<uint8_t> whole(groups, 0);
   std::vector<ScoredPair> out, partners;
   for (size_t g = 0; g < groups; ++g) {
     const uint32_t first = join.members[join.group_start[g]];
     partners.clear();
-    for (uint64_t i = join.group_start[g] + 1; i < join.group_start[g + 1]; ++i)
-      partners.push_back({first, join.members[i], join.copy_similarity[g]});
+    if (!whole[g]) {
+      for (uint64_t i = join.group_start[g] + 1; i < join.group_start[g + 1]; ++i)
+        partners.push_back({first, join.members[i], join.copy_similarity[g]});
+    }
     for (uint64_t e = adj_start[g]; e < adj_start[g + 1]; ++e) {
       const auto [h, s] = adj[e];
-      for (uint64_t i = join.group_start[h]; i < join.group_start[h + 1]; ++i)
-        if (join.members[i] > first) partners.push_back({first, join.members[i], s});
+      const uint32_t* begin = join.members.data() + join.group_start[h];
+      const uint32_t* end = join.members.data() + join.group_start[h + 1];
+      const uint32_t* past = std::upper_bound(begin, end, first);
+      if (whole[h] && past != end) end = past + 1;
+      for (const uint32_t* m = past; m != end; ++m) partners.push_back({first, *m, s});
+      whole[h] = 1;  // members past `first` join it now; any before it, at their own turn
     }
+    whole[g] = 1;
     std::sort(partners.begin(), partners.end(), [](const ScoredPair& x, const ScoredPair& y) { return x.b < y.b; });
     for (const auto& p : partners)
       if (uf.unite(p.a, p.b)) out.push_back(p);
