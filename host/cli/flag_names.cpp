@@ -9,6 +9,7 @@ namespace {
 /// the commands give their files in an OutputSet) and the flags that set them.
 const std::map<std::string_view, std::string_view>& flag_of() {
   static const std::map<std::string_view, std::string_view> flags = {
+      {"all_pairs", "--all-pairs"},
       {"backend", "--backend"},
       {"batch_size", "--batch-size"},
       {"bloom.all_pairs_limit", "--bloom-all-pairs-max"},

@@ -1,10 +1,13 @@
 #include "host/index/manifest.hpp"
 
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "gpudedup/detail/shingle.hpp"
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/sketch_file.hpp"
@@ -68,7 +71,57 @@ uint64_t parse_u64(const std::string& v, const std::string& path, const std::str
   }
 }
 
+/// Each parameter in the range the index can work with. Out of range means the file is
+/// damaged, not that the user gave a bad option: reported as corruption, in the
+/// manifest's own words.
+void check_params(const IndexParams& p, const std::string& path) {
+  auto range = [&](bool ok, const std::string& key, const std::string& value, const char* want) {
+    if (!ok) corrupt(path, key + " " + value + " is out of range (" + want + ")");
+  };
+  range(p.num_perm >= 1 && p.num_perm <= 4096, "num_perm", std::to_string(p.num_perm), "1..4096");
+  range(p.ngram >= 1 && p.ngram <= max_ngram, "ngram", std::to_string(p.ngram),
+        ("1.." + std::to_string(max_ngram)).c_str());
+  range(p.bands >= 1 && p.rows >= 1 && uint64_t(p.bands) * p.rows <= p.num_perm, "bands x rows",
+        std::to_string(p.bands) + " x " + std::to_string(p.rows), "each >= 1, their product <= num_perm");
+  range(std::isfinite(p.threshold) && p.threshold > 0 && p.threshold <= 1, "threshold", std::to_string(p.threshold),
+        "(0, 1]");
+  range(p.shingle == ShingleKind::words || (!p.remove_stop_words && !p.stop_word_anchored && p.stop_words_hash == 0),
+        "stop words", "with char shingles", "word shingles only");
+}
+
+/// Segment numbers as data: each name spelled as the index spells it, numbers distinct
+/// and below next_segment, which the next write takes.
+void check_segments(const Manifest& m, const std::string& path) {
+  if (m.next_segment == 0) corrupt(path, "next_segment 0");
+  std::set<uint64_t> seen;
+  for (const auto& seg : m.segments) {
+    const uint64_t number = segment_number(seg.file);
+    if (number == 0) corrupt(path, "bad segment name '" + seg.file + "'");
+    if (!seen.insert(number).second) corrupt(path, "segment " + std::to_string(number) + " is listed twice");
+    if (number >= m.next_segment) {
+      corrupt(path, "segment " + seg.file + " is not below next_segment " + std::to_string(m.next_segment) +
+                        ": a write would replace it");
+    }
+  }
+}
+
 }  // namespace
+
+std::string segment_name(uint64_t number) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "seg-%08llu.gds", static_cast<unsigned long long>(number));
+  return buf;
+}
+
+uint64_t segment_number(const std::string& name) {
+  const size_t digits = name.size() < 8 ? 0 : name.size() - 8;  // "seg-" and ".gds"
+  if (digits < 8 || digits > 19 || name.rfind("seg-", 0) != 0 || name.compare(name.size() - 4, 4, ".gds") != 0 ||
+      name.find_first_not_of("0123456789", 4) != name.size() - 4) {
+    return 0;
+  }
+  const uint64_t number = std::stoull(name.substr(4, digits));
+  return segment_name(number) == name ? number : 0;
+}
 
 IndexParams IndexParams::from_config(const Config& c, const LshParams& lsh) {
   IndexParams p;
@@ -141,11 +194,6 @@ Manifest decode_manifest(const std::string& text, const std::string& path) {
       std::string sum;
       if (!(f >> seg.file >> seg.documents >> seg.bytes >> sum)) corrupt(path, "bad segment line");
       seg.header_checksum = parse_u64(sum, path, "segment checksum", 16);
-      // Only names the index itself makes: a manifest never points outside its folder.
-      const bool ours = seg.file.size() > 12 && seg.file.rfind("seg-", 0) == 0 &&
-                        seg.file.compare(seg.file.size() - 4, 4, ".gds") == 0 &&
-                        seg.file.find_first_not_of("0123456789", 4) == seg.file.size() - 4;
-      if (!ours) corrupt(path, "bad segment name '" + seg.file + "'");
       m.segments.push_back(seg);
     } else {
       kv[key] = value;
@@ -182,6 +230,8 @@ Manifest decode_manifest(const std::string& text, const std::string& path) {
   m.generation = parse_u64(need("generation"), path, "generation");
   m.next_segment = parse_u64(need("next_segment"), path, "next_segment");
   if (encode_manifest(m) != text) corrupt(path, "unexpected content");
+  check_params(p, path);
+  check_segments(m, path);
   return m;
 }
 
