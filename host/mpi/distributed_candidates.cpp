@@ -2,14 +2,20 @@
 // signatures (distributed_candidates.hpp).
 #include "host/mpi/distributed_candidates.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 
 #include "gpudedup/detail/minhash.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/core/radix_sort.hpp"
 #include "host/minhash/bucket_walk.hpp"
 
 namespace gpudedup::mpi {
 namespace {
+
+// Pairs per OpenMP chunk: thousands of cheap estimates, so scheduling costs nothing.
+constexpr int verify_chunk = 4096;
 
 struct KeyDoc {
   uint64_t key;
@@ -80,9 +86,19 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   }
   const detail::CorpusView view{&fetched, &sizes, nullptr};
   auto index = [&](uint64_t d) { return uint32_t(std::lower_bound(want.begin(), want.end(), d) - want.begin()); };
+  // Each pair on its own: the pairs split across the CPU cores (pair_similarity is pure).
+  std::vector<uint8_t> pass(candidates.size());
+  const int64_t n = int64_t(candidates.size());
+  detail::ParallelErrors errors;
+#pragma omp parallel for schedule(static, verify_chunk) num_threads(c.threads > 0 ? c.threads : omp_get_max_threads())
+  for (int64_t i = 0; i < n; ++i) errors.run([&] {
+    const Edge& e = candidates[size_t(i)];
+    pass[size_t(i)] = detail::pair_similarity(spec, view, index(e.a), index(e.b)) >= c.threshold;
+  });
+  errors.rethrow();
   size_t kept = 0;
-  for (const Edge& e : candidates) {
-    if (detail::pair_similarity(spec, view, index(e.a), index(e.b)) >= c.threshold) candidates[kept++] = e;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (pass[i]) candidates[kept++] = candidates[i];
   }
   candidates.resize(kept);
   return candidates;

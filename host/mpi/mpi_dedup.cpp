@@ -76,9 +76,11 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   pick_device(job.config);
   const MinHashEngine engine(job.config);  // validates; the LSH parameters and the description
   const LshParams lsh = engine.lsh_params();
-  // Rank 0 owns the outputs: checked against the inputs and opened before any work.
-  std::unique_ptr<OutputSet> files;
-  if (ex.rank() == 0) files = std::make_unique<OutputSet>(output_paths(job.outputs), input_paths(job.input));
+  // Rank 0 owns the outputs: checked against the inputs before any work, then let go and
+  // opened again to write, so that a rank failing meanwhile (ended by mpirun's signals)
+  // leaves not even a temporary file behind.
+  auto open_outputs = [&] { return std::make_unique<OutputSet>(output_paths(job.outputs), input_paths(job.input)); };
+  if (ex.rank() == 0) open_outputs();
 
   // Read and sketch this rank's share.
   const std::vector<size_t> bounds = share_bounds(input_sizes(job.input.paths), ex.ranks());
@@ -126,6 +128,8 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
 
   // Outputs: kept records in rank order, the side files from rank 0.
   t0 = stage_clock::now();
+  std::unique_ptr<OutputSet> files;
+  if (ex.rank() == 0) files = open_outputs();
   AtomicOutputFile* output = files ? files->file("outputs.output") : nullptr;
   write_kept_parts(ex, in, label, job.outputs.output, output ? &output->stream() : nullptr);
   if (!job.outputs.removed.empty() || !job.outputs.clusters.empty()) {
