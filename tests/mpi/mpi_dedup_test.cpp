@@ -92,7 +92,7 @@ TEST(MpiInputShare, ContiguousBalancedAndComplete) {
 
 // Planted: a cluster with a member in every shard (so on every rank), documents identical
 // across shards, a shard that is empty and a large shard that leaves some rank nothing
-// with 4 ranks; ids both given and record numbers (the second half has no id field).
+// with 4 ranks; ids are record numbers over all shards (no --id-field).
 TEST(MpiDedup, PlantedCorpusEqualsSingleProcess) {
   SKIP_WITHOUT_MPI();
   TempDir dir;
@@ -113,7 +113,22 @@ TEST(MpiDedup, PlantedCorpusEqualsSingleProcess) {
     }
     shards.push_back(dir.write("shard" + std::to_string(s) + ".jsonl", body));
   }
+  // With 4 ranks the large last shard leaves a rank with nothing to read.
+  const auto bounds = gpudedup::mpi::share_bounds(gpudedup::mpi::input_sizes(shards), 4);
+  bool some_rank_empty = false;
+  for (int r = 0; r < 4; ++r) some_rank_empty |= bounds[r] == bounds[r + 1];
+  ASSERT_TRUE(some_rank_empty);
   expect_same_for_all_ranks(dir, shards);
+  // The planted cluster has a member in every shard with documents, so on every rank
+  // that reads one: documents 5, 35, 65 and 95 (ids are record numbers over all shards,
+  // which each rank renumbers from its first record).
+  const std::string clusters = test_support::read_file(dir.path("ranks4/clusters.jsonl"));
+  const size_t at = clusters.find("\"representative\": \"3\"");
+  ASSERT_NE(at, std::string::npos) << clusters;
+  const std::string line = clusters.substr(at, clusters.find('\n', at) - at);
+  for (const char* member : {"\"5\"", "\"35\"", "\"65\"", "\"95\""}) {
+    EXPECT_NE(line.find(member), std::string::npos) << member << " in " << line;
+  }
 }
 
 // Random: near-copies of earlier documents at random places in random shards, with
