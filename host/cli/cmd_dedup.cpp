@@ -10,6 +10,7 @@
 #include "host/cli/method_options.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_line.hpp"
+#include "host/mpi/mpi_dedup.hpp"
 
 namespace gpudedup::cli {
 namespace {
@@ -122,6 +123,18 @@ void print_skipped(const InputStats& in) {
   }
 }
 
+/// Under mpirun (or srun): the distributed job (host/mpi, docs/scaling.md). Rank 0 prints
+/// the summary and a line per rank; each rank prints the skipped records it read.
+int run_dedup_under_mpi(const DedupJob& job, const cxxopts::ParseResult& r) {
+  const mpi::RankOutcome o = mpi::run_dedup_mpi(job, [](const std::string& m) { return with_flags(m); });
+  if (o.rank == 0 && !r.count("quiet")) {
+    print_summary(o.summary);
+    for (const auto& line : o.report) std::fprintf(stderr, "gpudedup: %s\n", line.c_str());
+  }
+  if (!r.count("quiet-errors")) print_skipped(o.local_input);
+  return 0;
+}
+
 int run_dedup_command(int argc, char** argv) {
   cxxopts::Options o(argv[0], dedup_help);
   add_input_options(o);
@@ -149,6 +162,7 @@ int run_dedup_command(int argc, char** argv) {
   refuse_other_methods_options(r, find_method(job.config.method));
   read_method_options(r, job.config);
   job.config.validate();  // combinations the options alone cannot see
+  if (mpi::launched_by_mpi()) return run_dedup_under_mpi(job, r);
   const bool quiet = r.count("quiet") > 0;
   ProgressLine line(!quiet);
   const DedupSummary s = run_dedup(job, [&](const Progress& p) { line(p); });
