@@ -269,11 +269,14 @@ TEST_P(CudaBackendGpu, BackendOutputsEqualCpu) {
     ASSERT_EQ(cpu_cand, gpu_cand) << "band " << band;
     std::vector<ScoredPair> cpu_pass, gpu_pass;
     uint64_t cpu_count = 0, gpu_count = 0;
-    cpu->band_pairs(view, band, lsh.rows, never, cpu_pass, &cpu_count);
-    gpu->band_pairs(view, band, lsh.rows, never, gpu_pass, &gpu_count);
+    detail::WindowedBuckets cpu_windowed, gpu_windowed;
+    cpu->band_pairs(view, band, lsh.rows, never, cpu_pass, &cpu_count, &cpu_windowed);
+    gpu->band_pairs(view, band, lsh.rows, never, gpu_pass, &gpu_count, &gpu_windowed);
     ASSERT_EQ(cpu_count, gpu_count) << "band " << band;
     ASSERT_EQ(cpu_count, cpu_cand.size());
     ASSERT_EQ(cpu_pass, gpu_pass) << "band " << band;
+    ASSERT_EQ(cpu_windowed.members, gpu_windowed.members) << "band " << band;
+    ASSERT_EQ(cpu_windowed.offsets, gpu_windowed.offsets) << "band " << band;
   }
 }
 
