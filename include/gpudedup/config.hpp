@@ -44,9 +44,14 @@ struct LshConfig {
 
 /// `--method bloom`: each shingle set becomes an m-bit Bloom filter with h bits per shingle.
 struct BloomConfig {
-  uint32_t bits = 1024;  ///< m, a multiple of 64 in 64..65536
+  /// m, a multiple of 64 in 64..65536; 0 = sized to the documents: a first pass counts
+  /// each document's shingles and m is the least multiple of 64 that keeps a filter of the
+  /// 90th-percentile document at a 5% false-positive rate (docs/sketches.md).
+  uint32_t bits = 0;
   uint32_t hashes = 2;   ///< h bit positions per shingle (double hashing), 1..32
-  BloomMeasure measure = BloomMeasure::cosine;
+  /// jaccard: the threshold means what it means for minhash and exact (cosine, dice and
+  /// overlap of the same sets are higher than their Jaccard).
+  BloomMeasure measure = BloomMeasure::jaccard;
   /// Up to this many non-empty documents every pair is compared (tiled popcounts);
   /// above it, bit-sampling LSH finds the candidates.
   uint64_t all_pairs_limit = 1000000;
@@ -91,6 +96,10 @@ struct SimHashConfig {
   std::string meta_field;    ///< the JSON array field run_dedup() reads the sets from (--meta-field)
   double meta_weight = 0.85; ///< mu of score = mu/(1+d) + (1-mu) * J_meta (--meta-weight)
   double min_score = 0;      ///< pairs pass when score >= this (--min-score)
+  /// Candidates then pass only when the Jaccard of their Config::shingle sets reaches
+  /// Config::threshold: exact (the sets are kept), estimate (Config::minhash.num_perm
+  /// MinHash values seeded by Config::seed) or none (--verify; docs/simhash.md).
+  VerifyMode verify = VerifyMode::none;
   uint32_t meta_num_perm = 128;  ///< MinHash values per metadata set
   uint64_t meta_seed = 1;        ///< seeds the metadata MinHash family
 
