@@ -28,7 +28,7 @@ void add_simhash_options(cxxopts::Options& o) {
     ("len-sigma", "tfidf-len: standard deviation of the term length", cxxopts::value<double>()->default_value("2.207"))
     ("meta-field", "JSON array field of metadata (keywords, tags); enables the combined score",
      cxxopts::value<std::string>())
-    ("meta-weight", "mu of score = mu/(1+hamming) + (1-mu) x metadata Jaccard", cxxopts::value<double>()->default_value("0.85"))
+    ("meta-weight", "mu of score = mu/(1+hamming) + (1-mu) x metadata Jaccard", cxxopts::value<double>()->default_value("0.9"))
     ("min-score", "pairs pass when their score is at least this", cxxopts::value<double>()->default_value("0"));
 }
 

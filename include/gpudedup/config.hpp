@@ -94,7 +94,7 @@ struct SimHashConfig {
   /// Combined score with metadata sets (--meta-field): add() then needs the sets.
   bool use_meta = false;
   std::string meta_field;    ///< the JSON array field run_dedup() reads the sets from (--meta-field)
-  double meta_weight = 0.85; ///< mu of score = mu/(1+d) + (1-mu) * J_meta (--meta-weight)
+  double meta_weight = 0.9;  ///< mu of score = mu/(1+d) + (1-mu) * J_meta (--meta-weight; the paper's 0.9)
   double min_score = 0;      ///< pairs pass when score >= this (--min-score)
   /// Candidates then pass only when the Jaccard of their Config::shingle sets reaches
   /// Config::threshold: exact (the sets are kept), estimate (Config::minhash.num_perm

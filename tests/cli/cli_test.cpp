@@ -284,9 +284,9 @@ TEST_F(CliTest, SimHashMetaFieldDecidesWhichPairsPassMinScore) {
   RunResult r = run(common + " --min-score 0.9 --removed " + path("plain.tsv") + " --stats " + path("plain.json"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(read(path("plain.tsv")), "b\ta\nd\ta\ne\ta\nf\ta\n");
-  // With tags: score = 0.85/(1+d) + 0.15 J. (a, b): J = 1 (normalized, order-free) -> 1;
-  // d and e share no tag with a -> 0.85 < 0.9. f is skipped (tags is not an array).
-  r = run(common + " --meta-field tags --min-score 0.9 -o " + path("kept.jsonl") + " --removed " +
+  // With tags: score = 0.9/(1+d) + 0.1 J. (a, b): J = 1 (normalized, order-free) -> 1;
+  // d and e share no tag with a -> 0.9 < 0.95. f is skipped (tags is not an array).
+  r = run(common + " --meta-field tags --min-score 0.95 -o " + path("kept.jsonl") + " --removed " +
           path("removed.tsv") + " --pairs " + path("pairs.tsv") + " --clusters " + path("clusters.jsonl") +
           " --stats " + path("stats.json"));
   ASSERT_EQ(r.code, 0) << r.err;
