@@ -194,7 +194,8 @@ DedupResult BloomEngine::finish() {
   const auto& pop = s.corpus.popcount;
   for (const auto& p : found) {
     if (!uf.unite(p.a, p.b) && !s.config.all_pairs) continue;
-    r.pairs.push_back({p.a, p.b, detail::bloom_similarity(s.config.bloom.measure, p.dot, pop[p.a], pop[p.b])});
+    r.pairs.push_back({p.a, p.b, detail::bloom_similarity(s.config.bloom.measure, p.dot, pop[p.a], pop[p.b],
+                                                                s.config.bloom.bits)});
   }
   detail::label_clusters(uf, r.documents, r);
   s.seconds.cluster += seconds_since(t0);

@@ -62,7 +62,7 @@ GD_ENUM_NAMES(VerifyMode, {VerifyMode::estimate, "estimate"}, {VerifyMode::exact
               {VerifyMode::none, "none"})
 GD_ENUM_NAMES(Similarity, {Similarity::jaccard, "jaccard"}, {Similarity::containment, "containment"})
 GD_ENUM_NAMES(BloomMeasure, {BloomMeasure::cosine, "cosine"}, {BloomMeasure::overlap, "overlap"},
-              {BloomMeasure::dice, "dice"}, {BloomMeasure::jaccard, "jaccard"})
+              {BloomMeasure::dice, "dice"}, {BloomMeasure::jaccard, "jaccard"}, {BloomMeasure::hamming, "hamming"})
 GD_ENUM_NAMES(SampleKind, {SampleKind::none, "none"}, {SampleKind::minwise, "minwise"},
               {SampleKind::modm, "modm"}, {SampleKind::mins, "mins"})
 GD_ENUM_NAMES(SimHashWeights, {SimHashWeights::tf, "tf"}, {SimHashWeights::tfidf, "tfidf"},

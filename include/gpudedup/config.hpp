@@ -14,8 +14,9 @@ enum class Backend { automatic, cpu, cuda };
 enum class ShingleKind { chars, words };
 enum class VerifyMode { estimate, exact, none };
 enum class Similarity { jaccard, containment };
-/// Similarity of two Bloom filters from popcounts (detail/bloom.hpp, docs/sketches.md).
-enum class BloomMeasure { cosine, overlap, dice, jaccard };
+/// Similarity of two Bloom filters from popcounts (detail/bloom.hpp, docs/sketches.md);
+/// hamming is the normalized Hamming similarity 1 - |x XOR y| / m.
+enum class BloomMeasure { cosine, overlap, dice, jaccard, hamming };
 /// Shingle sampling before any method (docs/sketches.md): Broder's MIN_s and MOD_m.
 enum class SampleKind { none, minwise, modm, mins };
 
