@@ -36,8 +36,10 @@ struct MinHashConfig {
 struct LshConfig {
   uint32_t bands = 0;       ///< b; 0 with rows 0 = choose automatically for the threshold
   uint32_t rows = 0;        ///< r
-  double false_positive_weight = 0.5;  ///< weights of the automatic choice
-  double false_negative_weight = 0.5;
+  /// Weights of the automatic choice (lsh.hpp's defaults and their reason: a candidate
+  /// is verified, a missed pair is lost).
+  double false_positive_weight = 0.05;
+  double false_negative_weight = 0.95;
 
   /// @throws usage_error for bands without rows, b x r > num_perm or bad weights.
   void validate(uint32_t num_perm) const;
