@@ -42,7 +42,8 @@ void add_dedup_options(cxxopts::Options& o) {
     ("verify", "estimate (signature agreement), exact (shingle sets) or none; simhash: verify its "
                "candidates by Jaccard >= --threshold (default there: none)",
      cxxopts::value<std::string>()->default_value("estimate"))
-    ("similarity", "jaccard or containment (max of both directions)",
+    ("similarity", "jaccard, containment (max of both directions), containment-a (share of the earlier "
+                   "document in the later) or containment-b (share of the later in the earlier)",
      cxxopts::value<std::string>()->default_value("jaccard"))
     ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters");
   o.add_options("Output")

@@ -13,7 +13,10 @@ namespace gpudedup {
 enum class Backend { automatic, cpu, cuda };
 enum class ShingleKind { chars, words };
 enum class VerifyMode { estimate, exact, none };
-enum class Similarity { jaccard, containment };
+/// containment: |A∩B| / min(|A|, |B|) (either document in the other); containment_a and
+/// containment_b one direction of a pair a < b (a first in input order): |A∩B| / |A|
+/// (the earlier document in the later) and |A∩B| / |B| (the later in the earlier).
+enum class Similarity { jaccard, containment, containment_a, containment_b };
 /// Similarity of two Bloom filters from popcounts (detail/bloom.hpp, docs/sketches.md);
 /// hamming is the normalized Hamming similarity 1 - |x XOR y| / m.
 enum class BloomMeasure { cosine, overlap, dice, jaccard, hamming };

@@ -365,7 +365,7 @@ class CudaBackend final : public ComputeBackend {
   void verify_on_device(const band_buckets& buckets, std::vector<ScoredPair>& passed) {
     const cudaStream_t s = stream_.get();
     estimate_params ep;
-    ep.containment = spec_.config.similarity == Similarity::containment;
+    ep.similarity = spec_.config.similarity;
     ep.accept_all = spec_.config.verify == VerifyMode::none;
     ep.threshold = spec_.config.threshold;
     std::vector<device_scored_pair> host;

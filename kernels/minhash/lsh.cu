@@ -74,7 +74,7 @@ __global__ void verify_kernel(const uint32_t* members, const uint32_t* run_start
   // The same expression as pair_similarity() in host/minhash/sketch_spec.cpp (estimate branch).
   const double j = estimated_jaccard(signatures + uint64_t(a) * num_perm,
                                      signatures + uint64_t(b) * num_perm, num_perm);
-  const double s = params.containment ? containment_from_jaccard(j, set_sizes[a], set_sizes[b]) : j;
+  const double s = similarity_from_jaccard(params.similarity, j, set_sizes[a], set_sizes[b]);
   scored[t] = device_scored_pair{a, b, s};
   pass[t] = (params.accept_all || s >= params.threshold) ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpudedup/config.hpp"
 #include "kernels/device/device_buffer.cuh"
 
 namespace gpudedup::detail {
@@ -58,7 +59,7 @@ struct device_scored_pair {
 
 /// How a pair is verified from signatures (VerifyMode::estimate or none).
 struct estimate_params {
-  bool containment = false;  ///< Similarity::containment, else Jaccard
+  Similarity similarity = Similarity::jaccard;  ///< Config::similarity
   bool accept_all = false;   ///< VerifyMode::none: every candidate passes
   double threshold = 0;
 };
