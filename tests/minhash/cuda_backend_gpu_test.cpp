@@ -209,6 +209,16 @@ std::vector<Case> cases() {
     x.minhash.num_perm = 128;
     out.push_back({"WordAnchored", x});
   }
+  {
+    Config x = c;
+    x.shingle.ngram = 2;
+    x.minhash.num_perm = 128;
+    x.lsh.bands = 16;  // two rows of 2-grams: buckets above 64 members, windowed and completed
+    x.lsh.rows = 2;
+    x.similarity = Similarity::containment_b;
+    x.threshold = 0.7;
+    out.push_back({"Char2ContainmentBLargeBuckets", x});
+  }
   return out;
 }
 
