@@ -29,7 +29,7 @@ void tile_pairs(const SortedFilters& s, BloomMeasure m, double t, size_t ti, siz
     bloom_row_dots(s.row(i), s.row(j0), j_end - j0, s.words, dots);
     for (size_t j = j0; j < j_end; ++j) {
       const uint32_t dot = dots[j - j0];
-      if (bloom_similarity(m, dot, s.pop[i], s.pop[j]) >= t) out.push_back({uint32_t(i), uint32_t(j), dot});
+      if (bloom_similarity(m, dot, s.pop[i], s.pop[j], s.words * 64) >= t) out.push_back({uint32_t(i), uint32_t(j), dot});
     }
   }
 }
@@ -73,7 +73,7 @@ SortedFilters sort_by_popcount(const BloomFilters& f) {
 
 bool bloom_tiles_may_pass(const SortedFilters& s, BloomMeasure m, double t, size_t ti, size_t tj) {
   const size_t last_i = std::min(s.size(), (ti + 1) * bloom_tile) - 1;
-  return bloom_may_pass(m, s.pop[last_i], s.pop[tj * bloom_tile], t);
+  return bloom_may_pass(m, s.pop[last_i], s.pop[tj * bloom_tile], t, s.words * 64);
 }
 
 void to_document_pairs(const SortedFilters& s, std::vector<BloomPair>& pairs) {

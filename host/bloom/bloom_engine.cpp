@@ -3,6 +3,8 @@
 // all-pairs limit, bit-sampling LSH, and clusters the passing pairs.
 #include <omp.h>
 
+#include <algorithm>
+
 #include "gpudedup/bloom.hpp"
 #include "gpudedup/detail/bloom.hpp"
 #include "gpudedup/errors.hpp"
@@ -21,15 +23,34 @@ using detail::seconds_since;
 using detail::stage_clock;
 
 struct BloomEngine::Impl {
-  Config config;
+  Config config;  // bloom.bits: the resolved m once sized (see resolve_bits)
+  bool auto_bits = false;            // BloomConfig::bits was 0: sized by the prepass
+  std::vector<uint32_t> set_sizes;   // the prepass's count per non-empty document
   detail::ShingleSpec shingles;
   Backend backend = Backend::cpu;
   BloomFilters corpus;
   StageSeconds seconds;
 
+  /// m for the filters: the given one, or the size the prepass's counts call for.
+  uint32_t bits() const {
+    if (config.bloom.bits != 0) return config.bloom.bits;
+    GD_EXPECTS(prepass_seen,
+               "`bloom.bits` 0 sizes the filters to the documents: call prepass() on every batch before "
+               "filters() or add(), or give `bloom.bits`");
+    return detail::bloom_bits_for(set_sizes, config.bloom.hashes);
+  }
+  /// Fixes m at the first add(): later prepass() calls could not change built filters.
+  void resolve_bits() {
+    if (config.bloom.bits != 0) return;
+    config.bloom.bits = bits();
+    corpus.words = config.bloom.bits / 64;
+    set_sizes = {};
+  }
+  bool prepass_seen = false;
+
   /// Filters of a batch into out (words per filter already set).
-  void build(const DocumentBatch& batch, uint64_t* bits, uint32_t* popcounts) const {
-    const uint32_t W = config.bloom.bits / 64, h = config.bloom.hashes, m = config.bloom.bits;
+  void build(const DocumentBatch& batch, uint64_t* bits, uint32_t* popcounts, uint32_t m) const {
+    const uint32_t W = m / 64, h = config.bloom.hashes;
     const int threads = config.threads > 0 ? config.threads : omp_get_max_threads();
     const int64_t n = int64_t(batch.size());
     detail::ParallelErrors errors;
@@ -80,9 +101,49 @@ BloomEngine::BloomEngine(const Config& config) : impl_(std::make_unique<Impl>())
   s.config.validate();
   s.shingles = detail::make_shingle_spec(config.shingle);
   detail::set_sampling(s.shingles, config.sampling, config.seed);
+  s.auto_bits = config.bloom.bits == 0;
   s.corpus.words = config.bloom.bits / 64;
   s.backend = detail::resolve_backend(config.backend);
 }
+
+MethodNeeds BloomEngine::needs() const {
+  MethodNeeds n;
+  n.prepass = impl_->auto_bits;
+  return n;
+}
+
+void BloomEngine::prepass(const DocumentBatch& batch) {
+  auto& s = *impl_;
+  if (!s.auto_bits) return;  // m is given: nothing to count
+  GD_EXPECTS(s.config.bloom.bits == 0, "prepass() must come before the first add()");
+  const auto t0 = stage_clock::now();
+  s.prepass_seen = true;
+  const size_t first = s.set_sizes.size();
+  s.set_sizes.resize(first + batch.size());
+  const int threads = s.config.threads > 0 ? s.config.threads : omp_get_max_threads();
+  detail::ParallelErrors errors;
+#pragma omp parallel num_threads(threads)
+  {
+    detail::ShingleScratch scratch;
+    std::vector<uint32_t> keys;
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t d = 0; d < int64_t(batch.size()); ++d) errors.run([&] {
+      if (s.shingles.sample != SampleKind::none) {  // the sample's size: sort and sample
+        detail::shingle_set(s.shingles, batch.text(size_t(d)), scratch.text, scratch.set);
+        s.set_sizes[first + size_t(d)] = uint32_t(scratch.set.size());
+      } else {  // a count of distinct shingles: a hash set, no sort
+        s.set_sizes[first + size_t(d)] =
+            uint32_t(detail::distinct_shingle_keys(s.shingles, batch.text(size_t(d)), scratch, keys));
+      }
+    });
+  }
+  errors.rethrow();
+  // Only non-empty documents have filters to size.
+  s.set_sizes.erase(std::remove(s.set_sizes.begin() + std::ptrdiff_t(first), s.set_sizes.end(), 0u), s.set_sizes.end());
+  s.seconds.sketch += seconds_since(t0);
+}
+
+uint32_t BloomEngine::bits() const { return impl_->bits(); }
 
 BloomEngine::~BloomEngine() = default;
 BloomEngine::BloomEngine(BloomEngine&&) noexcept = default;
@@ -94,10 +155,11 @@ const BloomFilters& BloomEngine::corpus_filters() const { return impl_->corpus; 
 
 BloomFilters BloomEngine::filters(const DocumentBatch& batch) const {
   BloomFilters f;
-  f.words = impl_->corpus.words;
+  const uint32_t m = impl_->bits();
+  f.words = m / 64;
   f.bits.resize(batch.size() * size_t(f.words));
   f.popcount.resize(batch.size());
-  impl_->build(batch, f.bits.data(), f.popcount.data());
+  impl_->build(batch, f.bits.data(), f.popcount.data(), m);
   return f;
 }
 
@@ -107,16 +169,19 @@ uint64_t BloomEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   if (first + batch.size() >= UINT32_MAX) {
     throw data_error("more than 4294967294 documents in one run: split the input into several runs");
   }
+  s.resolve_bits();
   const auto t0 = stage_clock::now();
   s.corpus.bits.resize((first + batch.size()) * s.corpus.words);
   s.corpus.popcount.resize(first + batch.size());
-  s.build(batch, s.corpus.bits.data() + first * s.corpus.words, s.corpus.popcount.data() + first);
+  s.build(batch, s.corpus.bits.data() + first * s.corpus.words, s.corpus.popcount.data() + first,
+          s.config.bloom.bits);
   s.seconds.sketch += seconds_since(t0);
   return first;
 }
 
 DedupResult BloomEngine::finish() {
   auto& s = *impl_;
+  s.resolve_bits();  // no add(): an empty corpus still reports its m
   DedupResult r;
   r.documents = size();
   for (uint32_t p : s.corpus.popcount) r.empty += p == 0;
@@ -129,7 +194,8 @@ DedupResult BloomEngine::finish() {
   const auto& pop = s.corpus.popcount;
   for (const auto& p : found) {
     if (!uf.unite(p.a, p.b) && !s.config.all_pairs) continue;
-    r.pairs.push_back({p.a, p.b, detail::bloom_similarity(s.config.bloom.measure, p.dot, pop[p.a], pop[p.b])});
+    r.pairs.push_back({p.a, p.b, detail::bloom_similarity(s.config.bloom.measure, p.dot, pop[p.a], pop[p.b],
+                                                                s.config.bloom.bits)});
   }
   detail::label_clusters(uf, r.documents, r);
   s.seconds.cluster += seconds_since(t0);
@@ -139,7 +205,8 @@ DedupResult BloomEngine::finish() {
 
 std::vector<StatsField> BloomEngine::stats_fields(const DedupResult& r) const {
   const BloomConfig& b = impl_->config.bloom;
-  return {{"bloom_bits", std::to_string(b.bits)},
+  return {{"bloom_bits", std::to_string(impl_->bits())},
+          {"bloom_bits_sized", impl_->auto_bits ? "true" : "false"},
           {"bloom_hashes", std::to_string(b.hashes)},
           {"bloom_measure", detail::json_string(to_string(b.measure))},
           {"bloom_search", detail::json_string(r.documents - r.empty > b.all_pairs_limit ? "lsh" : "all-pairs")}};
@@ -147,7 +214,8 @@ std::vector<StatsField> BloomEngine::stats_fields(const DedupResult& r) const {
 
 std::vector<std::string> BloomEngine::describe(const DedupResult& r) const {
   const BloomConfig& b = impl_->config.bloom;
-  return {detail::format("bloom m=%u h=%u, %s >= %.3f, %llu pairs considered, %llu passed", b.bits, b.hashes,
+  return {detail::format("bloom m=%u%s h=%u, %s >= %.3f, %llu pairs considered, %llu passed", impl_->bits(),
+                         impl_->auto_bits ? " (sized to the documents)" : "", b.hashes,
                          to_string(b.measure), impl_->config.threshold, (unsigned long long)r.candidate_pairs,
                          (unsigned long long)r.verified_pairs)};
 }

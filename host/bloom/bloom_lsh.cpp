@@ -68,11 +68,11 @@ BloomLshResult bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, double t, 
       while (hi < keys.size() && keys[hi].key == keys[lo].key) ++hi;
       const uint64_t s = hi - lo;
       for (uint64_t j = 1; j < s; ++j) {
-        for (uint64_t i = j - detail::bucket_predecessors(s, j); i < j; ++i) {
+        for (uint64_t i = j - detail::bucket_predecessors(s, j, false); i < j; ++i) {
           const uint32_t a = keys[lo + i].doc, b = keys[lo + j].doc;
           ++looked;
           const uint32_t dot = detail::bloom_dot(f.row(a), f.row(b), f.words);
-          if (detail::bloom_similarity(m, dot, f.popcount[a], f.popcount[b]) >= t) pairs.push_back({a, b, dot});
+          if (detail::bloom_similarity(m, dot, f.popcount[a], f.popcount[b], mbits) >= t) pairs.push_back({a, b, dot});
         }
       }
       lo = hi;

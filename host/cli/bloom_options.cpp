@@ -20,10 +20,11 @@ uint64_t bounded(const cxxopts::ParseResult& r, const std::string& name, int64_t
 
 void add_bloom_options(cxxopts::Options& o) {
   o.add_options("Bloom filters (--method bloom)")
-    ("bloom-bits", "m: bits per filter, a multiple of 64", cxxopts::value<int64_t>()->default_value("1024"))
+    ("bloom-bits", "m: bits per filter, a multiple of 64; 0: sized to the documents (5% false positives "
+     "at the 90th-percentile document; reads the input twice)", cxxopts::value<int64_t>()->default_value("0"))
     ("bloom-hashes", "h: bits set per shingle", cxxopts::value<int64_t>()->default_value("2"))
-    ("bloom-measure", "cosine, overlap, dice or jaccard (of the filters' popcounts)",
-     cxxopts::value<std::string>()->default_value("cosine"))
+    ("bloom-measure", "jaccard, cosine, overlap, dice or hamming (of the filters' popcounts)",
+     cxxopts::value<std::string>()->default_value("jaccard"))
     ("bloom-all-pairs-max", "compare all pairs up to this many documents; bit-sampling LSH above",
      cxxopts::value<int64_t>()->default_value("1000000"))
     ("bloom-lsh-bits", "bit-sampling LSH: sampled bits per table", cxxopts::value<int64_t>()->default_value("24"))
@@ -36,8 +37,8 @@ void add_bloom_options(cxxopts::Options& o) {
 }
 
 void read_bloom_options(const cxxopts::ParseResult& r, Config& c) {
-  const int64_t bits = int64_t(bounded(r, "bloom-bits", 64, 65536));
-  GD_EXPECTS(bits % 64 == 0, "--bloom-bits must be a multiple of 64, got " + std::to_string(bits));
+  const int64_t bits = int64_t(bounded(r, "bloom-bits", 0, 65536));
+  GD_EXPECTS(bits % 64 == 0, "--bloom-bits must be 0 or a multiple of 64 (64..65536), got " + std::to_string(bits));
   c.bloom.bits = uint32_t(bits);
   c.bloom.hashes = uint32_t(bounded(r, "bloom-hashes", 1, 32));
   c.bloom.measure = enum_option<BloomMeasure>(r, "bloom-measure");

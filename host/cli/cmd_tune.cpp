@@ -26,9 +26,9 @@ int run_tune(int argc, char** argv) {
     ("num-perm", "MinHash permutations P", cxxopts::value<int64_t>()->default_value("256"))
     ("top", "rows to print", cxxopts::value<int64_t>()->default_value("10"))
     ("false-positive-weight", "weight of the false-positive area",
-     cxxopts::value<double>()->default_value("0.5"))
+     cxxopts::value<double>()->default_value(std::to_string(default_false_positive_weight)))
     ("false-negative-weight", "weight of the false-negative area",
-     cxxopts::value<double>()->default_value("0.5"));
+     cxxopts::value<double>()->default_value(std::to_string(default_false_negative_weight)));
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
   const auto t = option<double>(r, "threshold");

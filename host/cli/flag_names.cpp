@@ -61,6 +61,7 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"simhash.meta_weight", "--meta-weight"},
       {"simhash.min_score", "--min-score"},
       {"simhash.split_factor", "--split-factor"},
+      {"simhash.verify", "--verify"},
       {"simhash.weights", "--weights"},
       {"similarity", "--similarity"},
       {"sketch.output", "--output"},

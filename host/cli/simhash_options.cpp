@@ -28,7 +28,7 @@ void add_simhash_options(cxxopts::Options& o) {
     ("len-sigma", "tfidf-len: standard deviation of the term length", cxxopts::value<double>()->default_value("2.207"))
     ("meta-field", "JSON array field of metadata (keywords, tags); enables the combined score",
      cxxopts::value<std::string>())
-    ("meta-weight", "mu of score = mu/(1+hamming) + (1-mu) x metadata Jaccard", cxxopts::value<double>()->default_value("0.85"))
+    ("meta-weight", "mu of score = mu/(1+hamming) + (1-mu) x metadata Jaccard", cxxopts::value<double>()->default_value("0.9"))
     ("min-score", "pairs pass when their score is at least this", cxxopts::value<double>()->default_value("0"));
 }
 
@@ -57,6 +57,8 @@ SimHashConfig read_simhash_options(const cxxopts::ParseResult& r) {
              "--meta-weight needs --meta-field NAME (without metadata the score is 1/(1+hamming))");
   c.meta_weight = get_unit(r, "meta-weight");
   c.min_score = get_unit(r, "min-score");
+  // SimHash verifies only when asked: dedup's --verify default (estimate) is MinHash's.
+  if (r.count("verify")) c.verify = enum_option<VerifyMode>(r, "verify");
   // Features: k-grams when the user asked for shingles explicitly, else word tokens.
   // (count() is 0 for an option left at its default or not registered by the command.)
   c.features = r.count("shingle") || r.count("ngram") ? SimHashFeatures::shingles : SimHashFeatures::tokens;

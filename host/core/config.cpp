@@ -53,8 +53,9 @@ void LshConfig::validate(uint32_t num_perm) const {
 }
 
 void BloomConfig::validate() const {
-  GD_EXPECTS(bits >= 64 && bits <= 65536 && bits % 64 == 0,
-             "`bloom.bits` must be a multiple of 64 in 64..65536, got " + std::to_string(bits));
+  GD_EXPECTS(bits == 0 || (bits >= 64 && bits <= 65536 && bits % 64 == 0),
+             "`bloom.bits` must be 0 (sized to the documents) or a multiple of 64 in 64..65536, got " +
+                 std::to_string(bits));
   GD_EXPECTS(hashes >= 1 && hashes <= 32, "`bloom.hashes` must be in 1..32, got " + std::to_string(hashes));
   GD_EXPECTS(lsh_bits >= 1 && lsh_bits <= 64, "`bloom.lsh_bits` must be in 1..64, got " + std::to_string(lsh_bits));
   GD_EXPECTS(lsh_tables >= 1 && lsh_tables <= 1024,

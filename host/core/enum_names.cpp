@@ -60,9 +60,10 @@ GD_ENUM_NAMES(Backend, {Backend::automatic, "auto"}, {Backend::cpu, "cpu"}, {Bac
 GD_ENUM_NAMES(ShingleKind, {ShingleKind::chars, "char"}, {ShingleKind::words, "word"})
 GD_ENUM_NAMES(VerifyMode, {VerifyMode::estimate, "estimate"}, {VerifyMode::exact, "exact"},
               {VerifyMode::none, "none"})
-GD_ENUM_NAMES(Similarity, {Similarity::jaccard, "jaccard"}, {Similarity::containment, "containment"})
+GD_ENUM_NAMES(Similarity, {Similarity::jaccard, "jaccard"}, {Similarity::containment, "containment"},
+              {Similarity::containment_a, "containment-a"}, {Similarity::containment_b, "containment-b"})
 GD_ENUM_NAMES(BloomMeasure, {BloomMeasure::cosine, "cosine"}, {BloomMeasure::overlap, "overlap"},
-              {BloomMeasure::dice, "dice"}, {BloomMeasure::jaccard, "jaccard"})
+              {BloomMeasure::dice, "dice"}, {BloomMeasure::jaccard, "jaccard"}, {BloomMeasure::hamming, "hamming"})
 GD_ENUM_NAMES(CaseFold, {CaseFold::none, "none"}, {CaseFold::ascii, "ascii"}, {CaseFold::simple, "fold"})
 GD_ENUM_NAMES(Tokenizer, {Tokenizer::simple, "simple"}, {Tokenizer::icu, "icu"})
 GD_ENUM_NAMES(SampleKind, {SampleKind::none, "none"}, {SampleKind::minwise, "minwise"},

@@ -119,6 +119,10 @@ MethodEntry exact_method() {
     GD_EXPECTS(c.sampling.kind != SampleKind::minwise && c.sampling.kind != SampleKind::mins,
                std::string("`sampling.kind` ") + to_string(c.sampling.kind) +
                    " does not combine with `method` exact; use `sampling.kind` modm, or `method` minhash `verify` exact");
+    GD_EXPECTS(c.similarity == Similarity::jaccard || c.similarity == Similarity::containment,
+               std::string("`similarity` ") + to_string(c.similarity) +
+                   " is `method` minhash only (the exact join's prefix filter bounds jaccard and containment); "
+                   "use `method` minhash `verify` exact");
   };
   e.make = [](const Config& c) { return std::make_unique<ExactJoinMethod>(c); };
   return e;

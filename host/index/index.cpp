@@ -314,6 +314,8 @@ Index Index::create(const std::string& dir, const Config& config) {
              "an index keeps MinHash signatures of whole shingle sets: `sampling.kind` is not supported");
   GD_EXPECTS(config.verify == VerifyMode::estimate,
              "an index verifies by estimated similarity (`verify` estimate): it keeps signatures, not shingle sets");
+  GD_EXPECTS(config.similarity == Similarity::jaccard || config.similarity == Similarity::containment,
+             std::string("an index answers by jaccard or containment, not `similarity` ") + to_string(config.similarity));
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
     throw data_error("cannot create index folder " + dir + ": " + std::strerror(errno));
   }

@@ -67,10 +67,10 @@ class CpuBackend final : public ComputeBackend {
 
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                   const std::function<bool(uint32_t, uint32_t)>& skip,
-                  std::vector<ScoredPair>& passed, uint64_t* candidates) override {
+                  std::vector<ScoredPair>& passed, uint64_t* candidates, WindowedBuckets* windowed) override {
     const double t = spec_.config.threshold;
     const bool accept_all = spec_.config.verify == VerifyMode::none;
-    for_each_candidate(corpus, band, rows, [&](uint32_t a, uint32_t b) {
+    for_each_candidate(corpus, band, rows, windowed, [&](uint32_t a, uint32_t b) {
       ++*candidates;
       if (skip(a, b)) return;
       const double s = pair_similarity(spec_, corpus, a, b);
@@ -80,13 +80,16 @@ class CpuBackend final : public ComputeBackend {
 
   void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
                        std::vector<std::pair<uint32_t, uint32_t>>& out) override {
-    for_each_candidate(corpus, band, rows, [&](uint32_t a, uint32_t b) { out.emplace_back(a, b); });
+    for_each_candidate(corpus, band, rows, nullptr, [&](uint32_t a, uint32_t b) { out.emplace_back(a, b); });
   }
 
  private:
-  /// Sorts (band key, document) for every non-empty document and walks the buckets.
+  /// Sorts (band key, document) for every non-empty document and walks the buckets;
+  /// the windowed ones are also appended to *windowed when it is not null.
   template <class F>
-  void for_each_candidate(const CorpusView& corpus, uint32_t band, uint32_t rows, F&& f) {
+  void for_each_candidate(const CorpusView& corpus, uint32_t band, uint32_t rows, WindowedBuckets* windowed,
+                          F&& f) {
+    const bool every_pair = spec_.config.all_pairs;
     const Signatures& sigs = *corpus.signatures;
     const auto& sizes = *corpus.set_sizes;
     const size_t n = sigs.size();
@@ -97,7 +100,11 @@ class CpuBackend final : public ComputeBackend {
       keys_.push_back({band_key(sigs.row(d) + size_t(band) * rows, rows, band), uint32_t(d)});
     }
     radix_sort_by_key(keys_, scratch_);  // stable: equal keys stay in document order
-    for_each_bucket_pair(keys_.data(), keys_.size(), f);
+    for_each_bucket_pair(keys_.data(), keys_.size(), every_pair, f, [&](size_t lo, size_t hi) {
+      if (!windowed) return;
+      for (size_t m = lo; m < hi; ++m) windowed->members.push_back(keys_[m].doc);
+      windowed->offsets.push_back(windowed->members.size());
+    });
   }
 
   struct KeyDoc {

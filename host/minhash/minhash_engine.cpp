@@ -9,6 +9,7 @@
 #include "host/core/stage_clock.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/core/union_find.hpp"
+#include "host/minhash/bucket_completion.hpp"
 #include "host/minhash/compute_backend.hpp"
 
 namespace gpudedup {
@@ -35,18 +36,40 @@ struct MinHashEngine::Impl {
     }
   }
 
+  /// Verifies each windowed bucket's members against every cluster it holds (host, the
+  /// same for both backends), so the window loses no pair that passes.
+  void complete_windowed(const detail::WindowedBuckets& windowed, detail::UnionFind& uf, DedupResult& r) {
+    if (windowed.size() == 0) return;
+    const detail::CorpusView corpus = view();
+    const double t = spec.config.threshold;
+    const bool accept_all = spec.config.verify == VerifyMode::none;
+    const detail::PairCheck check{
+        [&](uint32_t a, uint32_t b) { return detail::pair_similarity(spec, corpus, a, b); },
+        [&](double s) { return accept_all || s >= t; }};
+    for (size_t i = 0; i < windowed.size(); ++i) {
+      const uint64_t lo = windowed.offsets[i];
+      r.candidate_pairs += detail::complete_bucket(windowed.members.data() + lo, size_t(windowed.offsets[i + 1] - lo),
+                                                   uf, check, r.pairs);
+    }
+  }
+
   void finish_minhash(detail::UnionFind& uf, DedupResult& r) {
     const bool all = spec.config.all_pairs;
     auto skip = [&](uint32_t a, uint32_t b) { return !all && uf.find(a) == uf.find(b); };
     std::vector<ScoredPair> passed;
+    detail::WindowedBuckets windowed;
     for (uint32_t band = 0; band < lsh.bands; ++band) {
       passed.clear();
+      windowed.clear();
       auto t0 = stage_clock::now();
-      compute->band_pairs(view(), band, lsh.rows, skip, passed, &r.candidate_pairs);
+      compute->band_pairs(view(), band, lsh.rows, skip, passed, &r.candidate_pairs, &windowed);
       seconds.candidates += seconds_since(t0);
       t0 = stage_clock::now();
       cluster(passed, uf, r);
       seconds.cluster += seconds_since(t0);
+      t0 = stage_clock::now();
+      complete_windowed(windowed, uf, r);
+      seconds.candidates += seconds_since(t0);
     }
     if (all) {  // the same pair can pass in several bands
       std::stable_sort(r.pairs.begin(), r.pairs.end(),

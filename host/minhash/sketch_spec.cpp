@@ -31,12 +31,11 @@ double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_
     // Full sets, or MOD_m samples: for those the similarity of the samples is Broder's
     // estimator (a uniform sample of A u B, of A n B, of A).
     const uint64_t inter = intersection_size(sets.set(a), sets.set_size(a), sets.set(b), sets.set_size(b));
-    return containment ? containment_from_intersection(inter, sizes[a], sizes[b])
-                       : jaccard_from_intersection(inter, sizes[a], sizes[b]);
+    return similarity_from_intersection(spec.config.similarity, inter, sizes[a], sizes[b]);
   }
   const Signatures& sigs = *corpus.signatures;
   const double j = estimated_jaccard(sigs.row(a), sigs.row(b), sigs.num_perm);
-  return containment ? containment_from_jaccard(j, sizes[a], sizes[b]) : j;
+  return similarity_from_jaccard(spec.config.similarity, j, sizes[a], sizes[b]);
 }
 
 }  // namespace gpudedup::detail

@@ -56,8 +56,14 @@ std::vector<Edge> owned_candidates(Exchange& ex, const LocalCorpus& corpus, cons
     // members ascending, as the single-process backend has them.
     std::vector<KeyDoc> mine = ex.all_to_all(out, counts, "band keys");
     detail::radix_sort_by_key(mine, scratch);
-    *candidates += detail::for_each_bucket_pair(mine.data(), mine.size(),
-                                                [&](uint64_t a, uint64_t b) { pairs.push_back({a, b}); });
+    // Every pair of every bucket: a single process verifies a large bucket's window and
+    // then completes it against the clusters it holds (host/minhash/bucket_completion.hpp),
+    // which needs the global clustering. Both join the components of all the passing
+    // pairs of the bucket, so the answer is the same; here a bucket of s members costs
+    // s(s-1)/2 verifications (docs/scaling.md).
+    *candidates += detail::for_each_bucket_pair(
+        mine.data(), mine.size(), /*every_pair=*/true, [&](uint64_t a, uint64_t b) { pairs.push_back({a, b}); },
+        [](size_t, size_t) {});
   }
   sort_unique(pairs);
   return pairs;

@@ -9,6 +9,7 @@
 #include "host/core/stage_clock.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/core/json_text.hpp"
+#include "host/simhash/pair_verify.hpp"
 #include "host/simhash/simhash_detail.hpp"
 #include "host/core/union_find.hpp"
 
@@ -40,6 +41,8 @@ struct SimHashEngine::Impl {
   std::vector<uint8_t> meta_scratch;
   StageSeconds seconds;
   SimHashPairInfo pair_info;  // of the last finish()
+  std::unique_ptr<detail::PairVerifier> verifier;  // SimHashConfig::verify
+  uint64_t passed_verification = 0;                 // of the last finish()
 
   void freeze() {
     if (frozen) return;
@@ -96,6 +99,7 @@ SimHashEngine::SimHashEngine(const Config& config) : impl_(std::make_unique<Impl
     detail::make_permutations(simhash.meta_seed, simhash.meta_num_perm, s.meta_a.data(), s.meta_b.data());
   }
   s.backend = detail::resolve_backend(config.backend);
+  if (simhash.verify != VerifyMode::none) s.verifier = std::make_unique<detail::PairVerifier>(s.config);
 }
 
 SimHashEngine::~SimHashEngine() = default;
@@ -163,6 +167,7 @@ uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataBatch& met
     detail::meta_signatures(meta, s.meta_a.data(), s.meta_b.data(), s.sh.meta_num_perm, s.meta_sigs,
                             s.meta_scratch);
   }
+  if (s.verifier) s.verifier->add(batch);
   s.seconds.sketch += seconds_since(t0);
   return first;
 }
@@ -191,8 +196,9 @@ DedupResult SimHashEngine::finish() {
 
   t0 = stage_clock::now();
   std::vector<HammingPair> pairs;  // in document numbers, sorted by (a, b)
-  if (s.sh.use_meta || s.config.all_pairs) {
-    // Scores differ per document pair (metadata), or every pair is wanted: expand.
+  if (s.sh.use_meta || s.config.all_pairs || s.verifier) {
+    // Scores differ per document pair (metadata, verification), or every pair is wanted:
+    // expand. (A group of g equal fingerprints becomes g(g-1)/2 pairs.)
     pairs = detail::expand_pairs(distinct, value_pairs);
     r.candidate_pairs = pairs.size();
     size_t kept = 0;
@@ -231,13 +237,23 @@ DedupResult SimHashEngine::finish() {
   detail::UnionFind uf(r.documents);
   SimHashPairInfo& info = s.pair_info;
   info = {};
+  uint64_t verified = 0;
   for (const auto& p : pairs) {
+    double similarity = 1.0 - double(p.distance) / 64.0;
+    if (s.verifier) {
+      // A pair already inside one cluster cannot change it: not verified (unless listed).
+      if (!s.config.all_pairs && uf.find(p.a) == uf.find(p.b)) continue;
+      similarity = s.verifier->similarity(p.a, p.b);
+      if (!s.verifier->passes(similarity)) continue;
+      ++verified;
+    }
     if (!uf.unite(p.a, p.b) && !s.config.all_pairs) continue;
-    r.pairs.push_back({p.a, p.b, 1.0 - double(p.distance) / 64.0});
+    r.pairs.push_back({p.a, p.b, similarity});
     r.pair_distances.push_back(p.distance);
     info.distance.push_back(uint8_t(p.distance));
     info.score.push_back(s.score(p.a, p.b, p.distance));
   }
+  s.passed_verification = verified;
   detail::label_clusters(uf, r.documents, r);
   s.seconds.cluster += seconds_since(t0);
   r.seconds = s.seconds;
@@ -254,6 +270,10 @@ std::vector<StatsField> SimHashEngine::stats_fields(const DedupResult& r) const 
       {"min_score", detail::format("%.6f", sh.min_score)},
       {"pairs_passing_score", std::to_string(r.verified_pairs)},
   };
+  if (sh.verify != VerifyMode::none) {
+    f.push_back({"simhash_verify", detail::json_string(to_string(sh.verify))});
+    f.push_back({"pairs_passing_verification", std::to_string(impl_->passed_verification)});
+  }
   if (sh.use_meta) {
     f.push_back({"meta_field", detail::json_string(sh.meta_field)});
     f.push_back({"meta_weight", detail::format("%.6f", sh.meta_weight)});
@@ -266,6 +286,11 @@ std::vector<std::string> SimHashEngine::describe(const DedupResult& r) const {
   std::vector<std::string> lines = {
       detail::format("simhash, Hamming distance <= %u, %u blocks, weights %s, %llu pairs within k", sh.hamming,
                      sh.resolved_blocks(), to_string(sh.weights), (unsigned long long)r.candidate_pairs)};
+  if (sh.verify != VerifyMode::none) {
+    lines.push_back(detail::format("verified by %s Jaccard of the shingle sets >= %.3f: %llu pairs passed",
+                                   sh.verify == VerifyMode::exact ? "exact" : "estimated", impl_->config.threshold,
+                                   (unsigned long long)impl_->passed_verification));
+  }
   if (sh.use_meta || sh.min_score > 0) {
     lines.push_back(detail::format("score %s, %llu pairs at score >= %.3f",
                                    sh.use_meta ? "mu/(1+hamming) + (1-mu) x metadata Jaccard" : "1/(1+hamming)",

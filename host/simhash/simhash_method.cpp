@@ -9,7 +9,7 @@ MethodEntry simhash_method() {
   MethodEntry e;
   e.name = "simhash";
   e.description = "weighted 64-bit SimHash fingerprints, exact search within Hamming distance k";
-  e.reads = {"simhash"};
+  e.reads = {"simhash", "verify"};
   e.validate = [](const Config& c) {
     c.simhash.validate();
     GD_EXPECTS(c.sampling.kind == SampleKind::none,

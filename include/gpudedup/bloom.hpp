@@ -69,6 +69,13 @@ class BloomEngine final : public DedupMethod {
   BloomEngine& operator=(BloomEngine&&) noexcept;
 
   Backend backend() const override;
+  /// prepass when BloomConfig::bits is 0: the filters are sized to the documents.
+  MethodNeeds needs() const override;
+  /// Counts each document's shingles (BloomConfig::bits 0); every batch, before add().
+  void prepass(const DocumentBatch& batch) override;
+  /// m: BloomConfig::bits, or the size the prepass's counts call for.
+  /// @throws usage_error when bits is 0 and no prepass() has been made.
+  uint32_t bits() const;
   /// Filters of a batch (does not add it); an empty document has an empty filter.
   BloomFilters filters(const DocumentBatch& batch) const;
   /// Builds the filters of a batch and adds them. @return the number of its first document.

@@ -13,9 +13,13 @@ namespace gpudedup {
 enum class Backend { automatic, cpu, cuda };
 enum class ShingleKind { chars, words };
 enum class VerifyMode { estimate, exact, none };
-enum class Similarity { jaccard, containment };
-/// Similarity of two Bloom filters from popcounts (detail/bloom.hpp, docs/sketches.md).
-enum class BloomMeasure { cosine, overlap, dice, jaccard };
+/// containment: |A∩B| / min(|A|, |B|) (either document in the other); containment_a and
+/// containment_b one direction of a pair a < b (a first in input order): |A∩B| / |A|
+/// (the earlier document in the later) and |A∩B| / |B| (the later in the earlier).
+enum class Similarity { jaccard, containment, containment_a, containment_b };
+/// Similarity of two Bloom filters from popcounts (detail/bloom.hpp, docs/sketches.md);
+/// hamming is the normalized Hamming similarity 1 - |x XOR y| / m.
+enum class BloomMeasure { cosine, overlap, dice, jaccard, hamming };
 /// Shingle sampling before any method (docs/sketches.md): Broder's MIN_s and MOD_m.
 enum class SampleKind { none, minwise, modm, mins };
 /// Which member of each cluster of near-duplicates the dedup job keeps (Config::keep).
@@ -73,8 +77,10 @@ struct MinHashConfig {
 struct LshConfig {
   uint32_t bands = 0;       ///< b; 0 with rows 0 = choose automatically for the threshold
   uint32_t rows = 0;        ///< r
-  double false_positive_weight = 0.5;  ///< weights of the automatic choice
-  double false_negative_weight = 0.5;
+  /// Weights of the automatic choice (lsh.hpp's defaults and their reason: a candidate
+  /// is verified, a missed pair is lost).
+  double false_positive_weight = 0.05;
+  double false_negative_weight = 0.95;
 
   /// @throws usage_error for bands without rows, b x r > num_perm or bad weights.
   void validate(uint32_t num_perm) const;
@@ -82,9 +88,14 @@ struct LshConfig {
 
 /// `--method bloom`: each shingle set becomes an m-bit Bloom filter with h bits per shingle.
 struct BloomConfig {
-  uint32_t bits = 1024;  ///< m, a multiple of 64 in 64..65536
+  /// m, a multiple of 64 in 64..65536; 0 = sized to the documents: a first pass counts
+  /// each document's shingles and m is the least multiple of 64 that keeps a filter of the
+  /// 90th-percentile document at a 5% false-positive rate (docs/sketches.md).
+  uint32_t bits = 0;
   uint32_t hashes = 2;   ///< h bit positions per shingle (double hashing), 1..32
-  BloomMeasure measure = BloomMeasure::cosine;
+  /// jaccard: the threshold means what it means for minhash and exact (cosine, dice and
+  /// overlap of the same sets are higher than their Jaccard).
+  BloomMeasure measure = BloomMeasure::jaccard;
   /// Up to this many non-empty documents every pair is compared (tiled popcounts);
   /// above it, bit-sampling LSH finds the candidates.
   uint64_t all_pairs_limit = 1000000;
@@ -127,8 +138,12 @@ struct SimHashConfig {
   /// Combined score with metadata sets (--meta-field): add() then needs the sets.
   bool use_meta = false;
   std::string meta_field;    ///< the JSON array field run_dedup() reads the sets from (--meta-field)
-  double meta_weight = 0.85; ///< mu of score = mu/(1+d) + (1-mu) * J_meta (--meta-weight)
+  double meta_weight = 0.9;  ///< mu of score = mu/(1+d) + (1-mu) * J_meta (--meta-weight; the paper's 0.9)
   double min_score = 0;      ///< pairs pass when score >= this (--min-score)
+  /// Candidates then pass only when the Jaccard of their Config::shingle sets reaches
+  /// Config::threshold: exact (the sets are kept), estimate (Config::minhash.num_perm
+  /// MinHash values seeded by Config::seed) or none (--verify; docs/simhash.md).
+  VerifyMode verify = VerifyMode::none;
   uint32_t meta_num_perm = 128;  ///< MinHash values per metadata set
   uint64_t meta_seed = 1;        ///< seeds the metadata MinHash family
 

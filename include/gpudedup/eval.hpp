@@ -85,8 +85,8 @@ struct LshChoice {
 /// The best `top` (b, r) choices for threshold t and P permutations, best first, in the
 /// order of rank_lsh_params (so the first is what choose_lsh_params and `dedup` pick).
 std::vector<LshChoice> lsh_choices(double threshold, uint32_t num_perm, size_t top,
-                                   double false_positive_weight = 0.5,
-                                   double false_negative_weight = 0.5);
+                                   double false_positive_weight = default_false_positive_weight,
+                                   double false_negative_weight = default_false_negative_weight);
 
 /// Prints `choices` as an aligned table with a header line.
 void print_lsh_table(std::ostream& out, double threshold, const std::vector<LshChoice>& choices);

@@ -54,7 +54,7 @@ bloom_tile_kernel(const uint64_t* bits, const uint32_t* pop, uint32_t n, uint32_
   const uint32_t i0 = ti * tile, j0 = tj * tile;
   if (tj > ti) {
     const uint32_t last_i = min(n, i0 + tile) - 1;
-    if (!bloom_may_pass(m, pop[last_i], pop[j0], t)) return;  // block-uniform, before any barrier
+    if (!bloom_may_pass(m, pop[last_i], pop[j0], t, words * 64)) return;  // block-uniform, before any barrier
   }
   __shared__ uint64_t sx[chunk][tile];
   __shared__ uint64_t sy[chunk][tile];
@@ -83,7 +83,7 @@ bloom_tile_kernel(const uint64_t* bits, const uint32_t* pop, uint32_t n, uint32_
     for (uint32_t l = 0; l < per_thread; ++l) {
       const uint32_t i = i0 + ty + side * k, j = j0 + tx + side * l;
       if (i >= n || j >= n || (ti == tj && j <= i)) continue;
-      if (bloom_similarity(m, dot[k][l], pop[i], pop[j]) >= t) {
+      if (bloom_similarity(m, dot[k][l], pop[i], pop[j], words * 64) >= t) {
         const unsigned long long at = atomicAdd(count, 1ull);
         if (at < capacity) out[at] = {i, j, dot[k][l]};
       }

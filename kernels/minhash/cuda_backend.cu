@@ -145,11 +145,14 @@ class CudaBackend final : public ComputeBackend {
  public:
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                   const std::function<bool(uint32_t, uint32_t)>& skip,
-                  std::vector<ScoredPair>& passed, uint64_t* candidates) override {
+                  std::vector<ScoredPair>& passed, uint64_t* candidates, WindowedBuckets* windowed) override {
     stream_.make_current();
     const size_t old_size = passed.size();
+    const size_t old_members = windowed->members.size();
+    const size_t old_buckets = windowed->offsets.size();
     try {
       band_buckets buckets = buckets_on_device(corpus, band, rows);
+      windowed_buckets_cuda(buckets, windowed->members, windowed->offsets, stream_.get());
       if (spec_.config.verify == VerifyMode::exact) {
         verify_on_host(corpus, buckets, skip, passed);
       } else {
@@ -158,7 +161,9 @@ class CudaBackend final : public ComputeBackend {
       *candidates += buckets.pairs;
     } catch (const device_out_of_memory&) {
       passed.resize(old_size);
-      cpu_->band_pairs(corpus, band, rows, skip, passed, candidates);
+      windowed->members.resize(old_members);
+      windowed->offsets.resize(old_buckets);
+      cpu_->band_pairs(corpus, band, rows, skip, passed, candidates, windowed);
     }
   }
 
@@ -298,7 +303,7 @@ class CudaBackend final : public ComputeBackend {
   band_buckets buckets_on_device(const CorpusView& corpus, uint32_t band, uint32_t rows) {
     if (!ensure_corpus(corpus)) throw device_out_of_memory("corpus does not fit");
     band_buckets buckets;
-    make_band_buckets_cuda(device_view(), band, rows, buckets, stream_.get());
+    make_band_buckets_cuda(device_view(), band, rows, spec_.config.all_pairs, buckets, stream_.get());
     return buckets;
   }
 
@@ -376,7 +381,7 @@ class CudaBackend final : public ComputeBackend {
   void verify_on_device(const band_buckets& buckets, std::vector<ScoredPair>& passed) {
     const cudaStream_t s = stream_.get();
     estimate_params ep;
-    ep.containment = spec_.config.similarity == Similarity::containment;
+    ep.similarity = spec_.config.similarity;
     ep.accept_all = spec_.config.verify == VerifyMode::none;
     ep.threshold = spec_.config.threshold;
     std::vector<device_scored_pair> host;

@@ -4,7 +4,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
+#include "gpudedup/config.hpp"
 #include "kernels/device/device_buffer.cuh"
 
 namespace gpudedup::detail {
@@ -28,13 +30,21 @@ struct band_buckets {
   device_buffer<uint64_t> pair_start; ///< first candidate of each bucket (exclusive scan)
   size_t runs = 0;
   uint64_t pairs = 0;                 ///< candidate pairs of the band
+  bool every_pair = false;            ///< Config::all_pairs: no bucket is windowed
 };
 
 /// Builds the buckets of band `band` (rows r). Synchronizes `stream` to learn the number
 /// of buckets (once per piece of the run-length encoding, kernels/device/run_length.cuh)
-/// and of pairs. @throws device_out_of_memory.
-void make_band_buckets_cuda(const device_corpus& corpus, uint32_t band, uint32_t rows,
+/// and of pairs. `every_pair`: every bucket gives all its pairs (detail/buckets.hpp).
+/// @throws device_out_of_memory.
+void make_band_buckets_cuda(const device_corpus& corpus, uint32_t band, uint32_t rows, bool every_pair,
                             band_buckets& out, cudaStream_t stream);
+
+/// The members of the band's windowed buckets, copied to the host in key order: bucket i
+/// is members[offsets[i], offsets[i + 1]) (appended). Synchronizes `stream`.
+/// @throws device_out_of_memory.
+void windowed_buckets_cuda(const band_buckets& buckets, std::vector<uint32_t>& members,
+                           std::vector<uint64_t>& offsets, cudaStream_t stream);
 
 /// Candidates [first, first + count) of the band, in candidate order, as (a, b), a < b.
 void band_candidates_cuda(const band_buckets& buckets, uint64_t first, size_t count, uint2* out,
@@ -49,7 +59,7 @@ struct device_scored_pair {
 
 /// How a pair is verified from signatures (VerifyMode::estimate or none).
 struct estimate_params {
-  bool containment = false;  ///< Similarity::containment, else Jaccard
+  Similarity similarity = Similarity::jaccard;  ///< Config::similarity
   bool accept_all = false;   ///< VerifyMode::none: every candidate passes
   double threshold = 0;
 };

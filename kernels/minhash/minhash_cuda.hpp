@@ -31,6 +31,19 @@ struct CorpusView {
   const ShingleSets* sets = nullptr;                 ///< present for --verify exact
 };
 
+/// The members of a band's windowed buckets (detail/buckets.hpp: more than
+/// all_pairs_bucket_limit members, Config::all_pairs off), each ascending, buckets in key
+/// order: bucket i is members[offsets[i], offsets[i + 1]). The engine completes them.
+struct WindowedBuckets {
+  std::vector<uint32_t> members;
+  std::vector<uint64_t> offsets{0};
+  size_t size() const { return offsets.size() - 1; }
+  void clear() {
+    members.clear();
+    offsets.assign(1, 0);
+  }
+};
+
 class ComputeBackend {
  public:
   virtual ~ComputeBackend() = default;
@@ -45,10 +58,10 @@ class ComputeBackend {
   /// band key, then detail/buckets.hpp's order within a bucket). `skip(a, b)` may be
   /// consulted to leave out pairs whose outcome no longer matters (already clustered);
   /// a backend may ignore it and verify everything. Adds the number of candidate
-  /// pairs (skipped or not) to *candidates.
+  /// pairs (skipped or not) to *candidates and the band's windowed buckets to *windowed.
   virtual void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                           const std::function<bool(uint32_t, uint32_t)>& skip,
-                          std::vector<ScoredPair>& passed, uint64_t* candidates) = 0;
+                          std::vector<ScoredPair>& passed, uint64_t* candidates, WindowedBuckets* windowed) = 0;
 
   /// All candidate pairs of band `band` in candidate order (for inspection and tests).
   virtual void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,

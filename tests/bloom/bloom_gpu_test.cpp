@@ -61,7 +61,8 @@ TEST(BloomGpu, TiledSearchEqualsCpu) {
   for (size_t n : {0u, 1u, 31u, 32u, 33u, 63u, 64u, 65u, 3000u}) {
     for (uint32_t words : {1u, 16u, 17u, 40u}) {  // 17, 40: not a multiple of the staged chunk
       const BloomFilters f = random_filters(n, words, n * 7 + words);
-      for (auto m : {BloomMeasure::cosine, BloomMeasure::overlap, BloomMeasure::dice, BloomMeasure::jaccard}) {
+      for (auto m : {BloomMeasure::cosine, BloomMeasure::overlap, BloomMeasure::dice, BloomMeasure::jaccard,
+                     BloomMeasure::hamming}) {
         for (double t : {0.5, 0.8, 0.95, 1.0}) {
           const auto sorted = detail::sort_by_popcount(f);
           auto gpu = gpu_sorted_pairs(sorted, m, t);

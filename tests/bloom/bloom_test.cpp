@@ -22,7 +22,7 @@ using test_support::bloom_all_pairs_brute_force;
 namespace {
 
 constexpr BloomMeasure all_measures[] = {BloomMeasure::cosine, BloomMeasure::overlap, BloomMeasure::dice,
-                                         BloomMeasure::jaccard};
+                                         BloomMeasure::jaccard, BloomMeasure::hamming};
 
 BloomFilters empty_filters(size_t n, uint32_t words) {
   BloomFilters f;
@@ -75,14 +75,19 @@ TEST(Bloom, MeasuresMatchHandComputedPopcounts) {
   EXPECT_EQ(detail::popcount64(y[0]) + detail::popcount64(y[1]), 4u);
   const uint32_t dot = detail::bloom_dot(x, y, 2);
   ASSERT_EQ(dot, 3u);
-  EXPECT_DOUBLE_EQ(bloom_similarity(BloomMeasure::cosine, dot, 6, 4), 3.0 / std::sqrt(24.0));
-  EXPECT_DOUBLE_EQ(bloom_similarity(BloomMeasure::overlap, dot, 6, 4), 0.75);
-  EXPECT_DOUBLE_EQ(bloom_similarity(BloomMeasure::dice, dot, 6, 4), 0.6);
-  EXPECT_DOUBLE_EQ(bloom_similarity(BloomMeasure::jaccard, dot, 6, 4), 3.0 / 7.0);
+  const uint32_t m_bits = 128;
+  EXPECT_DOUBLE_EQ(bloom_similarity(BloomMeasure::cosine, dot, 6, 4, m_bits), 3.0 / std::sqrt(24.0));
+  EXPECT_DOUBLE_EQ(bloom_similarity(BloomMeasure::overlap, dot, 6, 4, m_bits), 0.75);
+  EXPECT_DOUBLE_EQ(bloom_similarity(BloomMeasure::dice, dot, 6, 4, m_bits), 0.6);
+  EXPECT_DOUBLE_EQ(bloom_similarity(BloomMeasure::jaccard, dot, 6, 4, m_bits), 3.0 / 7.0);
+  // x XOR y = {0, 1, 65, 100}: 4 of 128 bits differ.
+  EXPECT_DOUBLE_EQ(bloom_similarity(BloomMeasure::hamming, dot, 6, 4, m_bits), 1.0 - 4.0 / 128.0);
   for (auto m : all_measures) {
-    EXPECT_EQ(bloom_similarity(m, 0, 0, 4), 0.0) << to_string(m);  // an empty filter
-    EXPECT_EQ(bloom_similarity(m, 5, 5, 5), 1.0) << to_string(m);  // equal filters
-    EXPECT_EQ(bloom_similarity(m, 0, 3, 5), 0.0) << to_string(m);  // disjoint
+    EXPECT_EQ(bloom_similarity(m, 0, 0, 4, m_bits), 0.0) << to_string(m);  // an empty filter
+    EXPECT_EQ(bloom_similarity(m, 5, 5, 5, m_bits), 1.0) << to_string(m);  // equal filters
+    // Disjoint: no shared bit; Hamming still counts the bits both leave unset.
+    EXPECT_EQ(bloom_similarity(m, 0, 3, 5, m_bits), m == BloomMeasure::hamming ? 1.0 - 8.0 / 128.0 : 0.0)
+        << to_string(m);
   }
 }
 
@@ -121,8 +126,8 @@ TEST(Bloom, LengthBoundNeverExceedsTheMeasure) {
     for (uint32_t na = 1; na < 60; ++na)
       for (uint32_t nb = na; nb < 60; ++nb)
         for (uint32_t dot = 0; dot <= na; ++dot) {
-          const double s = bloom_similarity(m, dot, na, nb);
-          EXPECT_TRUE(detail::bloom_may_pass(m, na, nb, s)) << to_string(m) << " " << dot << " " << na << " " << nb;
+          const double s = bloom_similarity(m, dot, na, nb, 128);
+          EXPECT_TRUE(detail::bloom_may_pass(m, na, nb, s, 128)) << to_string(m) << " " << dot << " " << na << " " << nb;
         }
 }
 
@@ -207,7 +212,9 @@ TEST(Bloom, EngineClustersNearDuplicatesAndLshAgreesOnThem) {
   b.add("");
   b.add("THE" + base.substr(3));
   b.add(base.substr(0, base.size() / 2) + " and an entirely different ending about ships and harbours far away.");
-  for (auto m : all_measures) {
+  // Not hamming: it counts the bits both filters leave unset, so the sparse filters of
+  // these short unrelated texts agree on most of their 4096 bits (HammingCountsSharedZeros).
+  for (auto m : {BloomMeasure::cosine, BloomMeasure::overlap, BloomMeasure::dice, BloomMeasure::jaccard}) {
     Config c;
     c.method = "bloom";
     c.backend = Backend::cpu;
@@ -230,6 +237,37 @@ TEST(Bloom, EngineClustersNearDuplicatesAndLshAgreesOnThem) {
   }
 }
 
+TEST(Bloom, HammingCountsSharedZeros) {
+  // Normalized Hamming similarity 1 - |x XOR y| / m: two unrelated documents whose
+  // filters are sparse read high, two near-copies read higher, and the measure is what
+  // the engine reports for the pair.
+  DocumentBatch b;
+  const std::string base = "the quick brown fox jumps over the lazy dog near the riverbank at dawn";
+  b.add(base);
+  b.add(base + " today");
+  b.add("compilers allocate registers by colouring an interference graph of live ranges");
+  Config c;
+  c.method = "bloom";
+  c.backend = Backend::cpu;
+  c.bloom.bits = 4096;
+  c.bloom.measure = BloomMeasure::hamming;
+  c.threshold = 0.9;
+  c.all_pairs = true;
+  BloomEngine e(c);
+  e.add(b);
+  const BloomFilters& f = e.corpus_filters();
+  auto hamming = [&](uint32_t x, uint32_t y) {
+    uint32_t differ = 0;
+    for (uint32_t w = 0; w < f.words; ++w) differ += detail::popcount64(f.row(x)[w] ^ f.row(y)[w]);
+    return 1.0 - double(differ) / 4096.0;
+  };
+  EXPECT_GT(hamming(0, 2), 0.9);  // unrelated, yet above 0.9: the shared zeros
+  EXPECT_GT(hamming(0, 1), hamming(0, 2));
+  const DedupResult r = e.finish();
+  ASSERT_EQ(r.pairs.size(), 3u);
+  for (const auto& p : r.pairs) EXPECT_DOUBLE_EQ(p.similarity, hamming(p.a, p.b));
+}
+
 TEST(Bloom, ConfigErrorsNameTheOption) {
   Config c;
   c.method = "bloom";
@@ -245,7 +283,7 @@ TEST(Bloom, ConfigErrorsNameTheOption) {
   };
   c.bloom.bits = 100;
   expect_error("`bloom.bits`");
-  c.bloom.bits = 0;
+  c.bloom.bits = 65600;  // 0 is valid: sized to the documents
   expect_error("`bloom.bits`");
   c.bloom.hashes = 0;
   expect_error("`bloom.hashes`");

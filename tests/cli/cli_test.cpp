@@ -154,10 +154,10 @@ TEST_F(CliTest, UsageErrorsExitTwoAndNameTheOption) {
       {"dedup " + in + " --hamming 5", "--hamming applies to --method simhash only"},
       {"dedup " + in + " --weights tfidf", "--weights applies to --method simhash only"},
       {"dedup " + in + " --bloom-bits 2048", "--bloom-bits applies to --method bloom only"},
-      {"dedup " + in + " --method bloom --verify exact", "--verify applies to --method minhash only"},
+      {"dedup " + in + " --method bloom --verify exact", "--verify does not apply to --method bloom"},
       {"dedup " + in + " --method bloom --similarity containment", "--similarity does not apply"},
       {"dedup " + in + " --method exact --bands 4 --rows 4", "--bands applies to --method minhash only"},
-      {"dedup " + in + " --method simhash --verify exact", "--verify applies to --method minhash only"},
+      {"dedup " + in + " --method exact --verify exact", "--verify does not apply to --method exact"},
       {"dedup " + in + " --no-such-option", "no-such-option"},
       {"dedup", "no input"},
       {"frobnicate", "unknown command"},
@@ -284,9 +284,9 @@ TEST_F(CliTest, SimHashMetaFieldDecidesWhichPairsPassMinScore) {
   RunResult r = run(common + " --min-score 0.9 --removed " + path("plain.tsv") + " --stats " + path("plain.json"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(read(path("plain.tsv")), "b\ta\nd\ta\ne\ta\nf\ta\n");
-  // With tags: score = 0.85/(1+d) + 0.15 J. (a, b): J = 1 (normalized, order-free) -> 1;
-  // d and e share no tag with a -> 0.85 < 0.9. f is skipped (tags is not an array).
-  r = run(common + " --meta-field tags --min-score 0.9 -o " + path("kept.jsonl") + " --removed " +
+  // With tags: score = 0.9/(1+d) + 0.1 J. (a, b): J = 1 (normalized, order-free) -> 1;
+  // d and e share no tag with a -> 0.9 < 0.95. f is skipped (tags is not an array).
+  r = run(common + " --meta-field tags --min-score 0.95 -o " + path("kept.jsonl") + " --removed " +
           path("removed.tsv") + " --pairs " + path("pairs.tsv") + " --clusters " + path("clusters.jsonl") +
           " --stats " + path("stats.json"));
   ASSERT_EQ(r.code, 0) << r.err;

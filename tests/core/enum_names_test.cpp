@@ -24,9 +24,12 @@ TEST(EnumNames, EveryNameReadsBack) {
   expect_round_trip({Backend::automatic, Backend::cpu, Backend::cuda}, "auto, cpu or cuda");
   expect_round_trip({ShingleKind::chars, ShingleKind::words}, "char or word");
   expect_round_trip({VerifyMode::estimate, VerifyMode::exact, VerifyMode::none}, "estimate, exact or none");
-  expect_round_trip({Similarity::jaccard, Similarity::containment}, "jaccard or containment");
-  expect_round_trip({BloomMeasure::cosine, BloomMeasure::overlap, BloomMeasure::dice, BloomMeasure::jaccard},
-                    "cosine, overlap, dice or jaccard");
+  expect_round_trip({Similarity::jaccard, Similarity::containment, Similarity::containment_a,
+                     Similarity::containment_b},
+                    "jaccard, containment, containment-a or containment-b");
+  expect_round_trip({BloomMeasure::cosine, BloomMeasure::overlap, BloomMeasure::dice, BloomMeasure::jaccard,
+                     BloomMeasure::hamming},
+                    "cosine, overlap, dice, jaccard or hamming");
   expect_round_trip({SampleKind::none, SampleKind::minwise, SampleKind::modm, SampleKind::mins},
                     "none, minwise, modm or mins");
   expect_round_trip({SimHashWeights::tf, SimHashWeights::tfidf, SimHashWeights::tfidf_len}, "tf, tfidf or tfidf-len");

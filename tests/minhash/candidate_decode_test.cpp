@@ -15,6 +15,7 @@ using namespace gpudedup::detail;
 TEST(CandidateDecode, EqualsTheCpuEnumerationOrder) {
   std::mt19937_64 rng(3);
   for (int iter = 0; iter < 50; ++iter) {
+    const bool every_pair = iter % 2 == 1;
     std::vector<uint32_t> members, run_start, run_size;
     std::vector<uint64_t> pair_start;
     std::vector<std::pair<uint32_t, uint32_t>> expected;
@@ -30,14 +31,15 @@ TEST(CandidateDecode, EqualsTheCpuEnumerationOrder) {
       const size_t lo = members.size();
       for (uint32_t m = 0; m < s; ++m) members.push_back(doc += 1 + uint32_t(rng() % 5));
       for (uint64_t j = 1; j < s; ++j)
-        for (uint64_t i = j - bucket_predecessors(s, j); i < j; ++i)
+        for (uint64_t i = j - bucket_predecessors(s, j, every_pair); i < j; ++i)
           expected.emplace_back(members[lo + i], members[lo + j]);
-      pairs += bucket_pair_count(s);
+      pairs += bucket_pair_count(s, every_pair);
     }
     ASSERT_EQ(pairs, expected.size());
     for (uint64_t k = 0; k < pairs; ++k) {
       uint32_t a = 0, b = 0;
-      decode_candidate(members.data(), run_start.data(), run_size.data(), pair_start.data(), run_start.size(), k, &a, &b);
+      decode_candidate(members.data(), run_start.data(), run_size.data(), pair_start.data(), run_start.size(), every_pair, k,
+                       &a, &b);
       ASSERT_EQ(std::make_pair(a, b), expected[k]) << "iteration " << iter << " candidate " << k;
     }
   }

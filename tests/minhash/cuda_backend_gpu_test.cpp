@@ -209,6 +209,16 @@ std::vector<Case> cases() {
     x.minhash.num_perm = 128;
     out.push_back({"WordAnchored", x});
   }
+  {
+    Config x = c;
+    x.shingle.ngram = 2;
+    x.minhash.num_perm = 128;
+    x.lsh.bands = 16;  // two rows of 2-grams: buckets above 64 members, windowed and completed
+    x.lsh.rows = 2;
+    x.similarity = Similarity::containment_b;
+    x.threshold = 0.7;
+    out.push_back({"Char2ContainmentBLargeBuckets", x});
+  }
   return out;
 }
 
@@ -269,11 +279,14 @@ TEST_P(CudaBackendGpu, BackendOutputsEqualCpu) {
     ASSERT_EQ(cpu_cand, gpu_cand) << "band " << band;
     std::vector<ScoredPair> cpu_pass, gpu_pass;
     uint64_t cpu_count = 0, gpu_count = 0;
-    cpu->band_pairs(view, band, lsh.rows, never, cpu_pass, &cpu_count);
-    gpu->band_pairs(view, band, lsh.rows, never, gpu_pass, &gpu_count);
+    detail::WindowedBuckets cpu_windowed, gpu_windowed;
+    cpu->band_pairs(view, band, lsh.rows, never, cpu_pass, &cpu_count, &cpu_windowed);
+    gpu->band_pairs(view, band, lsh.rows, never, gpu_pass, &gpu_count, &gpu_windowed);
     ASSERT_EQ(cpu_count, gpu_count) << "band " << band;
     ASSERT_EQ(cpu_count, cpu_cand.size());
     ASSERT_EQ(cpu_pass, gpu_pass) << "band " << band;
+    ASSERT_EQ(cpu_windowed.members, gpu_windowed.members) << "band " << band;
+    ASSERT_EQ(cpu_windowed.offsets, gpu_windowed.offsets) << "band " << band;
   }
 }
 

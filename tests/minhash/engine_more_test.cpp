@@ -190,7 +190,7 @@ TEST(EngineMore, HugeBucketIsOneClusterWithLinearCandidates) {
   EXPECT_EQ(r.removed, n - 1);
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(r.representative[i], 0u);
   EXPECT_EQ(r.representative[n], n);
-  EXPECT_LE(r.candidate_pairs, uint64_t(e.lsh_params().bands) * detail::bucket_pair_count(n + 1));
+  EXPECT_LE(r.candidate_pairs, uint64_t(e.lsh_params().bands) * detail::bucket_pair_count(n + 1, false));
 }
 
 TEST(EngineMore, EmptyAndHugeDocuments) {

@@ -62,14 +62,17 @@ TEST(LshParams, RankOrderAndWeights) {
   size_t expected = 0;
   for (uint32_t b = 1; b <= 64; ++b) expected += 64 / b;  // every (b, r) with b*r <= 64
   ASSERT_EQ(all.size(), expected);
-  auto err = [](const LshParams& p) { return 0.5 * p.false_positive_area + 0.5 * p.false_negative_area; };
+  auto err = [](const LshParams& p) {
+    return default_false_positive_weight * p.false_positive_area + default_false_negative_weight * p.false_negative_area;
+  };
   for (size_t i = 1; i < all.size(); ++i) EXPECT_LE(err(all[i - 1]), err(all[i]));
   const LshParams best = choose_lsh_params(0.8, 64);
   EXPECT_EQ(best.bands, all.front().bands);
   EXPECT_EQ(best.rows, all.front().rows);
   // Weighting false negatives more never gives a choice with a larger false-negative area.
   const LshParams recall = choose_lsh_params(0.8, 256, 0.1, 0.9);
-  EXPECT_LE(recall.false_negative_area, choose_lsh_params(0.8, 256).false_negative_area);
+  EXPECT_LE(recall.false_negative_area, choose_lsh_params(0.8, 256, 0.5, 0.5).false_negative_area);
+  EXPECT_LE(choose_lsh_params(0.8, 256).false_negative_area, recall.false_negative_area);  // 0.05/0.95
   EXPECT_THROW(rank_lsh_params(0.0, 256), usage_error);
   EXPECT_THROW(rank_lsh_params(1.5, 256), usage_error);
   EXPECT_THROW(rank_lsh_params(0.8, 0), usage_error);

@@ -13,7 +13,7 @@ std::vector<BloomPair> bloom_all_pairs_brute_force(const BloomFilters& f, BloomM
     for (uint32_t b = a + 1; b < f.size(); ++b) {
       if (!f.popcount[a] || !f.popcount[b]) continue;
       const uint32_t dot = detail::bloom_dot(f.row(a), f.row(b), f.words);
-      if (detail::bloom_similarity(m, dot, f.popcount[a], f.popcount[b]) >= t) pairs.push_back({a, b, dot});
+      if (detail::bloom_similarity(m, dot, f.popcount[a], f.popcount[b], f.words * 64) >= t) pairs.push_back({a, b, dot});
     }
   }
   return pairs;

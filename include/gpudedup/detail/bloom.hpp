@@ -58,14 +58,16 @@ GD_HD uint32_t bloom_dot(const uint64_t* x, const uint64_t* y, uint32_t words) {
   return dot;
 }
 
-/// The measure of two filters with |x| = na, |y| = nb bits set and dot = |x AND y|:
-/// cosine dot/sqrt(na nb), overlap dot/min(na, nb), dice 2 dot/(na + nb), jaccard
-/// dot/(na + nb - dot). Every numerator and denominator is an exact integer (below 2^53)
-/// and division and sqrt are correctly rounded on both backends: the double is the same.
-/// 0 when a filter is empty.
-GD_HD double bloom_similarity(BloomMeasure m, uint32_t dot, uint32_t na, uint32_t nb) {
+/// The measure of two m-bit filters (`bits`) with |x| = na, |y| = nb bits set and
+/// dot = |x AND y|: cosine dot/sqrt(na nb), overlap dot/min(na, nb), dice 2 dot/(na + nb),
+/// jaccard dot/(na + nb - dot), hamming 1 - |x XOR y|/m = 1 - (na + nb - 2 dot)/m. Every
+/// numerator and denominator is an exact integer (below 2^53) and division and sqrt are
+/// correctly rounded on both backends: the double is the same. 0 when a filter is empty.
+GD_HD double bloom_similarity(BloomMeasure m, uint32_t dot, uint32_t na, uint32_t nb, uint32_t bits) {
   if (na == 0 || nb == 0) return 0.0;
   switch (m) {
+    case BloomMeasure::hamming:
+      return double(uint64_t(bits) - (uint64_t(na) + nb - 2 * uint64_t(dot))) / double(bits);
     case BloomMeasure::cosine: return double(dot) / sqrt(double(uint64_t(na) * nb));
     case BloomMeasure::overlap: return double(dot) / double(na < nb ? na : nb);
     case BloomMeasure::dice: return double(2 * uint64_t(dot)) / double(uint64_t(na) + nb);
@@ -78,12 +80,13 @@ GD_HD double bloom_similarity(BloomMeasure m, uint32_t dot, uint32_t na, uint32_
 constexpr double bloom_bound_margin = 1e-9;
 
 /// Whether two filters with na <= nb bits set can reach threshold t at all: the measure
-/// with dot = na, its largest possible value (overlap: always). Used to skip whole tiles
+/// with dot = na, its largest possible value (overlap: always; hamming: 1 - (nb - na)/m).
+/// Used to skip whole tiles
 /// of filters sorted by popcount; the margin keeps the skip conservative, so skipping
 /// never changes which pairs pass.
-GD_HD bool bloom_may_pass(BloomMeasure m, uint32_t na, uint32_t nb, double t) {
+GD_HD bool bloom_may_pass(BloomMeasure m, uint32_t na, uint32_t nb, double t, uint32_t bits) {
   if (m == BloomMeasure::overlap) return true;
-  return bloom_similarity(m, na, na, nb) >= t - bloom_bound_margin;
+  return bloom_similarity(m, na, na, nb, bits) >= t - bloom_bound_margin;
 }
 
 }  // namespace gpudedup::detail

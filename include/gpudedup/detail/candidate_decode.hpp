@@ -11,9 +11,10 @@ namespace gpudedup::detail {
 
 /// Candidate k of the band as documents (a, b), a < b. Buckets r = 0..runs-1 in key order
 /// hold members[run_start[r], run_start[r] + run_size[r]) (ascending documents) and
-/// candidates [pair_start[r], pair_start[r] + bucket_pair_count(run_size[r])).
+/// candidates [pair_start[r], pair_start[r] + bucket_pair_count(run_size[r], every_pair)).
 GD_HD void decode_candidate(const uint32_t* members, const uint32_t* run_start, const uint32_t* run_size,
-                            const uint64_t* pair_start, size_t runs, uint64_t k, uint32_t* a, uint32_t* b) {
+                            const uint64_t* pair_start, size_t runs, bool every_pair, uint64_t k, uint32_t* a,
+                            uint32_t* b) {
   // The last bucket r with pair_start[r] <= k holds candidate k: buckets without pairs
   // share their start with the next bucket, so the last one with that start is the one
   // whose range [pair_start[r], pair_start[r] + count) contains k.
@@ -24,7 +25,7 @@ GD_HD void decode_candidate(const uint32_t* members, const uint32_t* run_start, 
   }
   const size_t r = lo - 1;  // pair_start[0] == 0 <= k, so lo >= 1
   uint64_t i = 0, j = 0;
-  bucket_pair(run_size[r], k - pair_start[r], &i, &j);
+  bucket_pair(run_size[r], k - pair_start[r], every_pair, &i, &j);
   *a = members[run_start[r] + i];
   *b = members[run_start[r] + j];
 }

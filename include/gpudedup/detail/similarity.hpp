@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gpudedup/config.hpp"
 #include "gpudedup/detail/hd.hpp"
 #include "gpudedup/detail/minhash.hpp"
 
@@ -23,6 +24,24 @@ GD_HD double containment_from_jaccard(double j, uint64_t size_a, uint64_t size_b
   const double inter = j * double(size_a + size_b) / (1.0 + j);
   const double c = inter / double(smaller);
   return c > 1.0 ? 1.0 : c;
+}
+
+/// |A∩B| / |X| for one document X of the pair (size_x its set size), from a Jaccard
+/// estimate and the set sizes: |A∩B| = J (|A| + |B|) / (1 + J). Capped at 1.
+GD_HD double containment_in_from_jaccard(double j, uint64_t size_x, uint64_t size_a, uint64_t size_b) {
+  if (size_x == 0) return 0;
+  const double c = j * double(size_a + size_b) / (1.0 + j) / double(size_x);
+  return c > 1.0 ? 1.0 : c;
+}
+
+/// The configured similarity of a pair a < b from a Jaccard estimate (both backends).
+GD_HD double similarity_from_jaccard(Similarity s, double j, uint64_t size_a, uint64_t size_b) {
+  switch (s) {
+    case Similarity::containment: return containment_from_jaccard(j, size_a, size_b);
+    case Similarity::containment_a: return containment_in_from_jaccard(j, size_a, size_a, size_b);
+    case Similarity::containment_b: return containment_in_from_jaccard(j, size_b, size_a, size_b);
+    default: return j;
+  }
 }
 
 /// |A∩B| of two sorted duplicate-free arrays.
@@ -44,6 +63,16 @@ GD_HD double jaccard_from_intersection(uint64_t inter, uint64_t na, uint64_t nb)
 GD_HD double containment_from_intersection(uint64_t inter, uint64_t na, uint64_t nb) {
   const uint64_t smaller = na < nb ? na : nb;
   return smaller ? double(inter) / double(smaller) : 0.0;
+}
+
+/// The configured similarity of a pair a < b from its exact intersection.
+GD_HD double similarity_from_intersection(Similarity s, uint64_t inter, uint64_t na, uint64_t nb) {
+  switch (s) {
+    case Similarity::containment: return containment_from_intersection(inter, na, nb);
+    case Similarity::containment_a: return na ? double(inter) / double(na) : 0.0;
+    case Similarity::containment_b: return nb ? double(inter) / double(nb) : 0.0;
+    default: return jaccard_from_intersection(inter, na, nb);
+  }
 }
 
 }  // namespace gpudedup::detail

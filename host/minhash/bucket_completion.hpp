@@ -1,0 +1,28 @@
+#pragma once
+// Completion of a windowed LSH bucket (detail/buckets.hpp): after its window pairs are
+// clustered, every member is verified against each other cluster the bucket holds until
+// one member passes, so every pair of the bucket that passes verification ends in one
+// cluster, whatever the window missed.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "gpudedup/result.hpp"
+#include "host/core/union_find.hpp"
+
+namespace gpudedup::detail {
+
+/// How a pair is verified: its similarity, and whether that similarity passes.
+struct PairCheck {
+  std::function<double(uint32_t, uint32_t)> similarity;
+  std::function<bool(double)> passes;
+};
+
+/// Joins in `uf` every pair of members[0, s) (ascending documents) that passes `check`,
+/// appending the pairs that joined two clusters to `joined` (a < b). Returns the number
+/// of pairs verified: at most s - 1 when every pair passes, at most s(s-1)/2.
+uint64_t complete_bucket(const uint32_t* members, size_t s, UnionFind& uf, const PairCheck& check,
+                         std::vector<ScoredPair>& joined);
+
+}  // namespace gpudedup::detail
