@@ -152,6 +152,30 @@ TEST(MpiDedup, RandomCorporaEqualSingleProcess) {
   }
 }
 
+// A bucket of more than 64 members: one process verifies a window (each member's 8
+// predecessors) and then completes the bucket against the clusters it holds; the ranks
+// verify every pair of such a bucket. Both give the components of all passing pairs.
+// One band of two rows puts a copy of X, 100 copies of T and the other copy of X in one
+// bucket; X is T plus a few words, so no T passes with an X at 0.99 and the second X's
+// window holds only T's: the two X's are joined only by the completion.
+TEST(MpiDedup, LargeBucketsEqualSingleProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::mt19937_64 rng(7);
+  const std::string t = join(random_words(rng, 300));
+  const std::string x = t + " " + join(random_words(rng, 9));
+  std::vector<std::string> bodies(3);
+  bodies[0] = json_line(x, "x0");
+  for (int i = 0; i < 100; ++i) bodies[1 + i % 2] += json_line(t, "t" + std::to_string(i));
+  bodies[2] += json_line(x, "x1");
+  std::vector<std::string> shards;
+  for (size_t s = 0; s < bodies.size(); ++s) shards.push_back(dir.write("b" + std::to_string(s) + ".jsonl", bodies[s]));
+  expect_same_for_all_ranks(dir, shards, "--id-field id --threshold 0.99 --bands 1 --rows 2");
+  const std::string removed = test_support::read_file(dir.path("single/removed.tsv"));
+  ASSERT_NE(removed.find("x1\tx0"), std::string::npos) << "the seed must put both X's and the T's in one bucket:\n"
+                                                        << removed;
+}
+
 // A bad record under --strict in the last shard (read by the last rank): the job ends
 // with that rank's number and the file:line, a non-zero exit, and no output at all.
 TEST(MpiDedup, FailingRankEndsTheJobWithNoOutput) {
