@@ -10,6 +10,7 @@
 #include "host/cli/method_options.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_line.hpp"
+#include "host/cli/skipped_report.hpp"
 
 namespace gpudedup::cli {
 namespace {
@@ -94,6 +95,9 @@ void print_summary(const DedupSummary& s) {
                (unsigned long long)s.input.records, (unsigned long long)s.kept,
                (unsigned long long)r.removed, (unsigned long long)r.clusters,
                (unsigned long long)s.input.skipped, (unsigned long long)r.empty);
+  if (s.input.skipped_files)
+    std::fprintf(stderr, "gpudedup: %llu files of the input folders skipped (see below)\n",
+                 (unsigned long long)s.input.skipped_files);
   for (const auto& line : s.description) std::fprintf(stderr, "gpudedup: %s\n", line.c_str());
   const double t = s.seconds_total > 0 ? s.seconds_total : 1e-9;
   std::fprintf(stderr,
@@ -101,16 +105,6 @@ void print_summary(const DedupSummary& s) {
                "write %.2f): %.0f docs/s, %.1f MB/s\n",
                to_string(s.backend), s.seconds_total, s.seconds_read, r.seconds.sketch, r.seconds.candidates,
                r.seconds.cluster, s.seconds_write, double(s.input.documents) / t, double(s.input.bytes) / t / 1e6);
-}
-
-/// The skipped records: their count and the first few, even with --quiet (a run that
-/// silently loses records is worse than a noisy one); --quiet-errors hides them.
-void print_skipped(const InputStats& in) {
-  for (const auto& line : in.reports) std::fprintf(stderr, "gpudedup: skipped %s\n", with_flags(line).c_str());
-  if (in.skipped > in.reports.size()) {
-    std::fprintf(stderr, "gpudedup: ... and %llu more skipped records\n",
-                 (unsigned long long)(in.skipped - in.reports.size()));
-  }
 }
 
 int run_dedup_command(int argc, char** argv) {
@@ -137,7 +131,8 @@ int run_dedup_command(int argc, char** argv) {
   const DedupSummary s = run_dedup(job, [&](const Progress& p) { line(p); });
   line.finish();
   if (!quiet) print_summary(s);
-  if (!r.count("quiet-errors")) print_skipped(s.input);
+  // Even with --quiet: a run that silently loses records is worse than a noisy one.
+  if (!r.count("quiet-errors")) print_skipped("gpudedup", s.input);
   return 0;
 }
 

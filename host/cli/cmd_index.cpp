@@ -11,6 +11,7 @@
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/skipped_report.hpp"
 #include "host/io/result_writers.hpp"
 
 namespace gpudedup::cli {
@@ -242,7 +243,7 @@ int run_add_or_query(int argc, char** argv, bool add) {
                    add ? "add" : "query", (unsigned long long)documents, (unsigned long long)fresh,
                    (unsigned long long)duplicates, (unsigned long long)in.skipped);
     }
-    for (const auto& line : in.reports) std::fprintf(stderr, "gpudedup index: skipped %s\n", with_flags(line).c_str());
+    print_skipped("gpudedup index", in);
     std::fprintf(stderr, "gpudedup index: %s holds %llu documents in %llu segments\n", idx.path().c_str(),
                  (unsigned long long)st.documents, (unsigned long long)st.segments);
     if (!st.merge_error.empty()) {

@@ -10,6 +10,7 @@
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/skipped_report.hpp"
 #include "host/cli/simhash_options.hpp"
 #include "host/io/result_writers.hpp"
 
@@ -118,7 +119,7 @@ int run_sketch(int argc, char** argv) {
   if (!r.count("quiet")) {
     std::cerr << "gpudedup sketch: " << stats.documents << " " << method << " sketches, " << stats.skipped
               << " records skipped\n";
-    for (const auto& line : stats.reports) std::cerr << "gpudedup sketch: skipped " << with_flags(line) << "\n";
+    print_skipped("gpudedup sketch", stats);
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 // RecordReader: the first pass turns records into batches (parsing JSONL, counting and
 // reporting bad records); write_kept is a second, independent pass over the same inputs.
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 #include "gpudedup/errors.hpp"
@@ -33,14 +34,46 @@ struct RecordReader::Impl {
   /// The next raw record of the first pass, moving through the inputs.
   bool next_raw(io::RawRecord& r) {
     while (current < inputs.size()) {
-      if (!cursor) cursor = io::open_cursor(inputs[current], true, io::kDefaultChunkBytes);
-      if (cursor->next(r)) return true;
+      io::Input& in = inputs[current];
+      try {
+        if (!in.problem.empty()) throw data_error(in.name + ": " + in.problem);
+        if (!cursor) cursor = io::open_cursor(in, true, io::kDefaultChunkBytes);
+        if (cursor->next(r)) {
+          ++in.records;
+          return true;
+        }
+      } catch (const std::invalid_argument& e) {  // usage_error: a format gpudedup cannot read
+        skip_file(in, e);
+      } catch (const std::runtime_error& e) {     // data_error: unreadable, corrupt data
+        skip_file(in, e);
+      }
+      close_input();
+    }
+    return false;
+  }
+
+  void close_input() {
+    if (cursor) {
       closed_bytes += cursor->bytes_read();
       closed_blank += cursor->blank_lines();
       cursor.reset();
-      ++current;
     }
-    return false;
+    if (++current < inputs.size()) inputs[current].first_record = stats.records;
+  }
+
+  /// A folder's file that fails is skipped, reported and the run goes on (a stray image
+  /// or a truncated shard among thousands); a file given by name is the user's intent,
+  /// and its failure stops the run, as does any failure under `strict`.
+  void skip_file(io::Input& in, const std::exception& e) {
+    if (!in.in_folder || options.strict) throw;
+    in.skipped = true;
+    ++stats.skipped_files;
+    if (stats.file_reports.size() < options.report_limit) {
+      stats.file_reports.push_back(
+          std::string(e.what()) +
+          (in.records == 0 ? "; the file is skipped"
+                           : "; the rest of the file is skipped after its " + std::to_string(in.records) + " records"));
+    }
   }
 
   void update_counts() {
@@ -112,25 +145,64 @@ bool RecordReader::next(InputBatch& batch, size_t max_docs, size_t max_bytes) {
 }
 
 void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& out) {
+  // One line sink for every file, newline after each record as the line formats have.
+  class StreamSink : public KeptSink {
+   public:
+    explicit StreamSink(std::ostream& out) : out_(out) {}
+    void write(std::string_view record) override {
+      out_.write(record.data(), std::streamsize(record.size()));
+      out_.put('\n');
+      if (!out_) throw data_error("cannot write the kept records: the output stream failed (is the disk full?)");
+    }
+    void finish() override {}
+
+   private:
+    std::ostream& out_;
+  } sink(out);
+  write_kept(keep, [&](size_t) { return &sink; });
+}
+
+void RecordReader::write_kept(const std::vector<uint8_t>& keep,
+                              const std::function<KeptSink*(size_t file)>& sink_for) {
   auto& m = *impl_;
   GD_EXPECTS(m.exhausted, "RecordReader::write_kept: read the input to the end with next() first");
   uint64_t number = 0;
-  for (auto& input : m.inputs) {
+  for (size_t f = 0; f < m.inputs.size(); ++f) {
+    io::Input& input = m.inputs[f];
+    KeptSink* sink = sink_for(f);
+    if (input.records == 0) continue;  // skipped whole, or nothing in it
     auto cursor = io::open_cursor(input, false, io::kDefaultChunkBytes);
     io::RawRecord r;
-    while (cursor->next(r)) {
-      if (number < keep.size() && keep[number]) {
-        out.write(r.bytes.data(), std::streamsize(r.bytes.size()));
-        out.put('\n');
-        if (!out) throw data_error("cannot write the kept records: the output stream failed (is the disk full?)");
+    // Exactly the records the first pass took: a file skipped part way stops there again.
+    for (uint64_t k = 0; k < input.records; ++k) {
+      if (!cursor->next(r)) {
+        throw data_error(input.name + " changed between the two passes (" + std::to_string(input.records) +
+                         " records first, " + std::to_string(k) +
+                         " now); do not modify the input files while gpudedup runs");
       }
+      if (sink && number < keep.size() && keep[number]) sink->write(r.bytes);
       ++number;
     }
+    if (!input.skipped && cursor->next(r))
+      throw data_error(input.name + " changed between the two passes (more than " + std::to_string(input.records) +
+                       " records now); do not modify the input files while gpudedup runs");
   }
-  if (number != m.stats.records)
-    throw data_error("the inputs changed between the two passes (" + std::to_string(m.stats.records) +
-                     " records first, " + std::to_string(number) +
-                     " now); do not modify the input files while gpudedup runs");
+}
+
+std::vector<InputFile> RecordReader::files() const {
+  std::vector<InputFile> files;
+  files.reserve(impl_->inputs.size());
+  for (const auto& in : impl_->inputs) {
+    InputFile f;
+    f.path = in.path;
+    f.relative = in.relative;
+    f.whole_document = in.format == InputFormat::directory;
+    f.skipped = in.skipped;
+    f.first_record = in.first_record;
+    f.records = in.records;
+    files.push_back(std::move(f));
+  }
+  return files;
 }
 
 }  // namespace gpudedup

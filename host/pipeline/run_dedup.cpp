@@ -63,6 +63,10 @@ void fail_if_nothing_read(const InputOptions& in, const InputStats& st) {
   if (st.documents > 0) return;
   std::string inputs;
   for (const auto& p : in.paths) inputs += (inputs.empty() ? "" : ", ") + p;
+  if (st.records == 0 && st.skipped_files > 0) {
+    throw data_error("read no record from " + inputs + ": " + std::to_string(st.skipped_files) +
+                     " files were skipped (the first: " + st.file_reports[0] + "); nothing was written");
+  }
   if (st.records == 0) {
     throw data_error("read no record from " + inputs + ": the input is empty; nothing was written");
   }

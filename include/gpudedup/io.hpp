@@ -3,9 +3,11 @@
 /// Streaming input (JSONL, plain text, a directory, stdin; each plain, zstd or gzip, told
 /// by content) and the second pass that copies kept records to the output byte for byte.
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpudedup/document_batch.hpp"
@@ -54,6 +56,36 @@ struct InputStats {
   uint64_t blank_lines = 0;  ///< JSONL lines holding only white space (not records)
   uint64_t bytes = 0;        ///< input bytes read (after decompression)
   std::vector<std::string> reports;  ///< "file:line: what is wrong" for the first few
+  /// Files of a folder that could not be read, whole or in part (binary content, no read
+  /// permission, a named pipe, corrupt compressed data): skipped, the run goes on. Their
+  /// records read before the failure count; the rest of the file has no records.
+  uint64_t skipped_files = 0;
+  std::vector<std::string> file_reports;  ///< "file: what is wrong" for the first few
+};
+
+/// One file the inputs expand to (a path given, or a file under a folder given), in the
+/// order they are read.
+struct InputFile {
+  std::string path;        ///< as read; "-" is stdin
+  /// For an output per input (--output-dir): a folder's file, its path in the folder; a
+  /// path given, its file name.
+  std::string relative;
+  bool whole_document = false;  ///< a folder's file read as one document
+  bool skipped = false;         ///< could not be read (InputStats::file_reports); after the first pass
+  uint64_t first_record = 0;    ///< its first record's number; after the first pass
+  uint64_t records = 0;         ///< its records (documents + skipped); after the first pass
+};
+
+/// Where kept records go: the output seam, one per output format (plain, zstd, gzip lines;
+/// host/io/kept_sink.hpp chooses by the output's name).
+class KeptSink {
+ public:
+  virtual ~KeptSink() = default;
+  /// One kept record, as read (a JSONL line, a text line, a whole document).
+  virtual void write(std::string_view record) = 0;
+  /// Ends the output (a compressed frame's end); nothing may be written after it.
+  /// @throws data_error naming the output.
+  virtual void finish() = 0;
 };
 
 /// One batch of documents with where each came from.
@@ -93,6 +125,12 @@ class RecordReader {
   /// keep[r] != 0 (JSONL: the original line; text: the line; directory: the file's
   /// bytes; decompressed), each followed by a newline. Call after the input is exhausted.
   void write_kept(const std::vector<uint8_t>& keep, std::ostream& out);
+  /// Second pass to one sink per input file: `sink_for(i)` is called as file i of files()
+  /// starts (in order) and gets its kept records; nullptr leaves the file's records out.
+  /// The caller finishes the sinks.
+  void write_kept(const std::vector<uint8_t>& keep, const std::function<KeptSink*(size_t file)>& sink_for);
+  /// The files the inputs expand to, in reading order (the counts after the first pass).
+  std::vector<InputFile> files() const;
 
  private:
   struct Impl;
