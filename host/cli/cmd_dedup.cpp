@@ -19,6 +19,8 @@ const char* dedup_help =
     "Find near-duplicate documents and write the corpus without them.\n"
     "\nexamples:\n"
     "  gpudedup dedup corpus.jsonl --output kept.jsonl --removed removed.tsv --stats stats.json\n"
+    "  gpudedup dedup crawl.jsonl.gz -o kept.jsonl.zst\n"
+    "  gpudedup dedup shards/ --output-dir dedup/   # dedup/part-0001.jsonl.gz for shards/part-0001.jsonl.gz\n"
     "  gpudedup dedup --threshold 0.9 --shingle word --ngram 3 crawl.jsonl.zst --output kept.jsonl\n"
     "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
     "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n"
@@ -46,7 +48,10 @@ void add_dedup_options(cxxopts::Options& o) {
      cxxopts::value<std::string>()->default_value("jaccard"))
     ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters");
   o.add_options("Output")
-    ("o,output", "kept records, byte-for-byte, in input order", cxxopts::value<std::string>())
+    ("o,output", "kept records, byte-for-byte, in input order; - is stdout; NAME.zst or NAME.gz compresses",
+     cxxopts::value<std::string>())
+    ("output-dir", "instead of --output: the kept records of each input file in DIR/its name (its path "
+     "in a folder given), compressed as that name says", cxxopts::value<std::string>())
     ("removed", "TSV: id, duplicate_of", cxxopts::value<std::string>())
     ("pairs", "TSV: id_a, id_b, similarity", cxxopts::value<std::string>())
     ("clusters", "JSONL: cluster, representative, members", cxxopts::value<std::string>())
@@ -81,6 +86,9 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   c.similarity = enum_option<Similarity>(r, "similarity");
   c.all_pairs = r.count("all-pairs") > 0;
   job.outputs.output = opt(r, "output");
+  job.outputs.output_dir = opt(r, "output-dir");
+  GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),
+             "--output and --output-dir both take the kept records: give one of them");
   job.outputs.removed = opt(r, "removed");
   job.outputs.pairs = opt(r, "pairs");
   job.outputs.clusters = opt(r, "clusters");
@@ -96,7 +104,7 @@ void print_summary(const DedupSummary& s) {
                (unsigned long long)r.removed, (unsigned long long)r.clusters,
                (unsigned long long)s.input.skipped, (unsigned long long)r.empty);
   if (s.input.skipped_files)
-    std::fprintf(stderr, "gpudedup: %llu files of the input folders skipped (see below)\n",
+    std::fprintf(stderr, "gpudedup: files of the input folders skipped: %llu (see below)\n",
                  (unsigned long long)s.input.skipped_files);
   for (const auto& line : s.description) std::fprintf(stderr, "gpudedup: %s\n", line.c_str());
   const double t = s.seconds_total > 0 ? s.seconds_total : 1e-9;

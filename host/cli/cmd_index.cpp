@@ -12,6 +12,7 @@
 #include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/skipped_report.hpp"
+#include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
 
 namespace gpudedup::cli {
@@ -230,7 +231,9 @@ int run_add_or_query(int argc, char** argv, bool add) {
   const InputStats& in = reader.stats();
   if (kept_file) {
     keep.resize(in.records, 0);
-    reader.write_kept(keep, kept_file->stream());
+    const std::unique_ptr<KeptSink> sink = io::make_kept_sink(kept_file->path(), kept_file->stream());
+    reader.write_kept(keep, [&](size_t) { return sink.get(); });
+    sink->finish();
   }
   files.commit();
   if (!r.count("quiet")) {

@@ -153,6 +153,14 @@ void AtomicOutputFile::prepare() {
   m.prepared = true;
 }
 
+void AtomicOutputFile::close() {
+  auto& m = *impl_;
+  prepare();
+  if (m.temp.empty() || !m.buffer) return;  // written in place: touched() reads the buffer
+  m.stream.rdbuf(nullptr);
+  m.buffer.reset();  // closes the descriptor (and drops the lock: the PID in the name still says we live)
+}
+
 void AtomicOutputFile::commit() {
   auto& m = *impl_;
   if (m.committed) return;

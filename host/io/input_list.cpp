@@ -14,21 +14,13 @@
 #include <unordered_map>
 
 #include "gpudedup/errors.hpp"
+#include "host/io/file_name.hpp"
 #include "host/io/output_target.hpp"
 #include "host/io/temporary_files.hpp"
 #include "host/io/content_sniff.hpp"
 
 namespace gpudedup::io {
 namespace fs = std::filesystem;
-namespace {
-
-bool ends_with_ci(const std::string& s, const std::string& suffix) {
-  if (s.size() < suffix.size()) return false;
-  return std::equal(suffix.begin(), suffix.end(), s.end() - std::ptrdiff_t(suffix.size()),
-                    [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
-}
-
-}  // namespace
 
 InputFormat format_for_name(const std::string& path) {
   std::string base = path;
@@ -43,10 +35,6 @@ InputFormat format_for_name(const std::string& path) {
 }
 
 namespace {
-
-struct FileIdHash {
-  size_t operator()(const FileId& id) const { return std::hash<uint64_t>()(id.inode * 1000003u ^ id.device); }
-};
 
 /// Reading one file twice would count its documents twice (and call them duplicates of
 /// themselves): whatever the spelling, link or folder that names it again, it is refused.

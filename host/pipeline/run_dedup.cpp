@@ -9,6 +9,7 @@
 #include "gpudedup/method.hpp"
 #include "host/core/id_table.hpp"
 #include "host/core/stage_clock.hpp"
+#include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
 
 namespace gpudedup {
@@ -31,6 +32,52 @@ template <class Write>
 void write_output(OutputSet& files, const char* parameter, Write&& write) {
   if (AtomicOutputFile* file = files.file(parameter)) write(file->stream());
 }
+
+/// The kept records to one output per input file (`outputs.output_dir`), each opened as
+/// its file starts and closed as it ends, so that 100,000 shards hold one descriptor.
+class ShardOutputs {
+ public:
+  ShardOutputs(OutputSet& files, const RecordReader& reader, const std::string& dir)
+      : files_(files), inputs_(reader.files()) {
+    std::vector<NamedPath> named;
+    std::vector<std::string> read;
+    std::string folder = dir;
+    if (folder.back() != '/') folder += '/';
+    for (const auto& f : inputs_) {
+      named.push_back({"outputs.output_dir", folder + f.relative});
+      read.push_back(f.path);
+    }
+    first_ = files_.add_outputs(std::move(named), read);
+  }
+
+  /// The sink of input file `f` (after the first pass: the files know their records).
+  KeptSink* start(size_t f, const std::vector<uint8_t>& keep) {
+    end();
+    const InputFile& file = reader_files(f);
+    if (file.skipped && file.records == 0) return nullptr;  // nothing of it was read
+    // A whole document has a file of its own only when it is kept.
+    if (file.whole_document && (file.records == 0 || !keep[file.first_record])) return nullptr;
+    AtomicOutputFile& out = files_.open(first_ + f);
+    sink_ = io::make_kept_sink(out.path(), out.stream(), !file.whole_document);
+    open_ = f;
+    return sink_.get();
+  }
+  void end() {
+    if (!sink_) return;
+    sink_->finish();
+    sink_.reset();
+    files_.close(first_ + open_);
+  }
+  void refresh(const RecordReader& reader) { inputs_ = reader.files(); }
+
+ private:
+  const InputFile& reader_files(size_t f) const { return inputs_.at(f); }
+  OutputSet& files_;
+  std::vector<InputFile> inputs_;
+  size_t first_ = 0;
+  size_t open_ = 0;
+  std::unique_ptr<KeptSink> sink_;
+};
 
 }  // namespace
 
@@ -79,6 +126,8 @@ void fail_if_nothing_read(const InputOptions& in, const InputStats& st) {
 
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   GD_EXPECTS(job.batch_size >= 1, "`batch_size` must be >= 1");
+  GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),
+             "`outputs.output` and `outputs.output_dir` both take the kept records: give one of them");
   const auto t_start = clock_type::now();
   DedupSummary s;
   const std::unique_ptr<DedupMethod> method = make_method(job.config);
@@ -123,8 +172,11 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     read_all(prepass_reader, "prepass", [&](const InputBatch& b) { method->prepass(b.docs); });
   }
 
-  // Pass 1: read and sketch.
+  // Pass 1: read and sketch. The output folder's files are checked before it: an output
+  // per input file needs the inputs' list.
   RecordReader reader(input);
+  std::optional<ShardOutputs> shards;
+  if (!job.outputs.output_dir.empty()) shards.emplace(files, reader, job.outputs.output_dir);
   ReadState kept;
   read_all(reader, "sketch", [&](const InputBatch& b) {
     for (size_t i = 0; i < b.size(); ++i) {
@@ -146,11 +198,19 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   report("write", reader);
   const auto t_write = clock_type::now();
   const auto& ids = kept.ids;
-  write_output(files, "outputs.output", [&](std::ostream& out) {
-    std::vector<uint8_t> keep(s.input.records, 0);
-    for (size_t d = 0; d < kept.record_of.size(); ++d) keep[kept.record_of[d]] = s.result.representative[d] == d;
-    reader.write_kept(keep, out);
-  });
+  std::vector<uint8_t> keep(s.input.records, 0);
+  for (size_t d = 0; d < kept.record_of.size(); ++d) keep[kept.record_of[d]] = s.result.representative[d] == d;
+  if (AtomicOutputFile* file = files.file("outputs.output")) {
+    // The output's format (plain, .zst, .gz) is its writer's business (host/io/kept_sink).
+    const std::unique_ptr<KeptSink> sink = io::make_kept_sink(file->path(), file->stream());
+    reader.write_kept(keep, [&](size_t) { return sink.get(); });
+    sink->finish();
+  }
+  if (shards) {
+    shards->refresh(reader);
+    reader.write_kept(keep, [&](size_t f) { return shards->start(f, keep); });
+    shards->end();
+  }
   write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
   write_output(files, "outputs.pairs", [&](std::ostream& out) {
     detail::write_pairs(out, s.result, ids);

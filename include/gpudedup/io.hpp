@@ -175,6 +175,9 @@ class AtomicOutputFile {
   /// Flushes and checks for write errors, then fsyncs the temporary file; renames
   /// nothing. @throws data_error naming the path.
   void prepare();
+  /// prepare(), then, for a temporary, closes it and frees its buffer: many outputs can
+  /// wait for commit() without a descriptor each. Nothing may be written after it.
+  void close();
   /// prepare(), then renames the temporary over the target. @throws data_error naming
   /// the path.
   void commit();
@@ -215,6 +218,17 @@ class OutputSet {
 
   /// The file of the output with this parameter; nullptr when its path was empty.
   AtomicOutputFile* file(const std::string& parameter);
+  /// Adds outputs opened only when open() asks (one per input file: an output folder),
+  /// checked against each other, the outputs given to the constructor and `input_files`
+  /// (every file the run reads) with hash sets, so that 100,000 of them check fast;
+  /// committed before the others. @return the index of the first, for open() and close().
+  /// @throws usage_error for a clash.
+  size_t add_outputs(std::vector<NamedPath> outputs, const std::vector<std::string>& input_files);
+  /// Output `index` of add_outputs(), created now (with the folders it needs) if it is not.
+  AtomicOutputFile& open(size_t index);
+  /// Writes out and closes output `index` (AtomicOutputFile::close): its temporary waits for
+  /// commit() without holding a descriptor. One never opened is not written at all.
+  void close(size_t index);
   /// Adds every output that exists now to `input.skip_files`.
   void skip_outputs(InputOptions& input) const;
   /// Drops an output: its temporary is removed and commit() leaves its target alone.
