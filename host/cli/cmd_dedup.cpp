@@ -9,7 +9,7 @@
 #include "host/cli/flag_names.hpp"
 #include "host/cli/method_options.hpp"
 #include "host/cli/options.hpp"
-#include "host/cli/progress_line.hpp"
+#include "host/cli/progress_reporter.hpp"
 #include "host/cli/skipped_report.hpp"
 
 namespace gpudedup::cli {
@@ -135,8 +135,14 @@ int run_dedup_command(int argc, char** argv) {
   read_method_options(r, job.config);
   job.config.validate();  // combinations the options alone cannot see
   const bool quiet = r.count("quiet") > 0;
-  ProgressLine line(!quiet);
-  const DedupSummary s = run_dedup(job, [&](const Progress& p) { line(p); });
+  ProgressReporter line("gpudedup dedup", !quiet);
+  const DedupSummary s = run_dedup(job, [&](const Progress& p) {
+    if (std::string_view(p.stage) == "write") {
+      line.update(p.stage, p.written, "kept records", 0, p.fraction);
+    } else {
+      line.update(p.stage, p.documents, "docs", p.input_bytes, p.fraction);
+    }
+  });
   line.finish();
   if (!quiet) print_summary(s);
   // Even with --quiet: a run that silently loses records is worse than a noisy one.

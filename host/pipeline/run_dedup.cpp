@@ -2,6 +2,7 @@
 // stages, then a second pass over the input to copy the kept records.
 #include "gpudedup/pipeline.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "host/core/stage_clock.hpp"
 #include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
+#include "host/pipeline/job_eta.hpp"
 
 namespace gpudedup {
 namespace {
@@ -32,6 +34,27 @@ template <class Write>
 void write_output(OutputSet& files, const char* parameter, Write&& write) {
   if (AtomicOutputFile* file = files.file(parameter)) write(file->stream());
 }
+
+/// Passes kept records on and reports every 65,536th, for the write stage's progress.
+class CountingSink : public KeptSink {
+ public:
+  explicit CountingSink(std::function<void(uint64_t)> report) : report_(std::move(report)) {}
+  /// This sink in front of `inner`, or nullptr when `inner` is.
+  KeptSink* wrap(KeptSink* inner) {
+    inner_ = inner;
+    return inner ? this : nullptr;
+  }
+  void write(std::string_view record) override {
+    inner_->write(record);
+    if ((++count_ & 0xFFFF) == 0) report_(count_);
+  }
+  void finish() override { inner_->finish(); }
+
+ private:
+  std::function<void(uint64_t)> report_;
+  KeptSink* inner_ = nullptr;
+  uint64_t count_ = 0;
+};
 
 /// The kept records to one output per input file (`outputs.output_dir`), each opened as
 /// its file starts and closed as it ends, so that 100,000 shards hold one descriptor.
@@ -140,14 +163,24 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   s.backend = method->backend();
 
   Progress p;
-  auto report = [&](const char* stage, const RecordReader& reader) {
-    if (!progress) return;
+  detail::JobEta eta;
+  // A prepass reads the input once more before the candidates: both reads are the first
+  // pass of the ETA.
+  const uint64_t reads = needs.prepass ? 2 : 1;
+  uint64_t bytes_before = 0;  // of the prepass, once it is done
+  auto send = [&](const char* stage) {
     p.stage = stage;
     p.documents = method->size();
+    p.seconds = seconds_since(t_start);
+    p.fraction = eta.fraction(p.seconds);
+    progress(p);
+  };
+  auto report = [&](const char* stage, const RecordReader& reader) {
+    if (!progress) return;
     p.input_bytes = reader.stats().bytes;
     p.total_input_bytes = reader.expected_bytes();
-    p.seconds = seconds_since(t_start);
-    progress(p);
+    eta.first_pass(seconds_since(t_start), s.seconds_read, bytes_before + p.input_bytes, reads * p.total_input_bytes);
+    send(stage);
   };
   // Reads every batch of a fresh pass over the input into `use`.
   InputBatch batch;
@@ -162,6 +195,8 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     }
   };
 
+  if (progress) send(needs.prepass ? "prepass" : "sketch");  // the line shows before the first batch
+
   // A method that needs a first pass (SimHash's idf weights) sees every batch twice.
   if (needs.prepass) {
     for (const auto& path : input.paths) {
@@ -170,6 +205,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     }
     RecordReader prepass_reader(input);
     read_all(prepass_reader, "prepass", [&](const InputBatch& b) { method->prepass(b.docs); });
+    bytes_before = prepass_reader.stats().bytes;
   }
 
   // Pass 1: read and sketch. The output folder's files are checked before it: an output
@@ -188,14 +224,21 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   s.input = reader.stats();
   fail_if_nothing_read(input, s.input);
 
-  report("candidates", reader);
+  eta.candidates(seconds_since(t_start));
+  if (progress) send("candidates");
   s.result = method->finish();
   s.method_stats = method->stats_fields(s.result);
   s.description = method->describe(s.result);
   s.kept = s.result.documents - s.result.removed;
 
   // Pass 2: outputs.
-  report("write", reader);
+  auto written = [&](uint64_t n) {
+    if (!progress) return;
+    p.written = n;
+    eta.write(seconds_since(t_start), n, s.kept);
+    send("write");
+  };
+  written(0);
   const auto t_write = clock_type::now();
   const auto& ids = kept.ids;
   std::vector<uint8_t> keep(s.input.records, 0);
@@ -203,12 +246,14 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   if (AtomicOutputFile* file = files.file("outputs.output")) {
     // The output's format (plain, .zst, .gz) is its writer's business (host/io/kept_sink).
     const std::unique_ptr<KeptSink> sink = io::make_kept_sink(file->path(), file->stream());
-    reader.write_kept(keep, [&](size_t) { return sink.get(); });
+    CountingSink counted(written);
+    reader.write_kept(keep, [&](size_t) { return counted.wrap(sink.get()); });
     sink->finish();
   }
   if (shards) {
     shards->refresh(reader);
-    reader.write_kept(keep, [&](size_t f) { return shards->start(f, keep); });
+    CountingSink counted(written);
+    reader.write_kept(keep, [&](size_t f) { return counted.wrap(shards->start(f, keep)); });
     shards->end();
   }
   write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });

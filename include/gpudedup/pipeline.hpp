@@ -38,6 +38,10 @@ struct Progress {
   uint64_t input_bytes = 0;      ///< bytes read so far
   uint64_t total_input_bytes = 0;///< RecordReader::expected_bytes() (0 when unknown: stdin, compressed)
   double seconds = 0;            ///< since the job started
+  /// The share of the whole job done, every stage counted (an estimate: the candidate
+  /// stage is timed from the first pass); negative when unknown (an input of unknown size).
+  double fraction = -1;
+  uint64_t written = 0;          ///< "write": kept records written so far
 };
 using ProgressCallback = std::function<void(const Progress&)>;
 
