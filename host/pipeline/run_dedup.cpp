@@ -60,23 +60,29 @@ class CountingSink : public KeptSink {
 /// its file starts and closed as it ends, so that 100,000 shards hold one descriptor.
 class ShardOutputs {
  public:
-  ShardOutputs(OutputSet& files, const RecordReader& reader, const std::string& dir)
-      : files_(files), inputs_(reader.files()) {
+  /// Adds the outputs to `files` (checked there) before the first pass.
+  ShardOutputs(OutputSet& files, const RecordReader& reader, const std::string& dir) : files_(files), reader_(reader) {
     std::vector<NamedPath> named;
     std::vector<std::string> read;
-    std::string folder = dir;
-    if (folder.back() != '/') folder += '/';
-    for (const auto& f : inputs_) {
+    const std::string folder = dir.back() == '/' ? dir : dir + '/';
+    for (const auto& f : reader.files()) {
       named.push_back({"outputs.output_dir", folder + f.relative});
       read.push_back(f.path);
     }
     first_ = files_.add_outputs(std::move(named), read);
   }
 
-  /// The sink of input file `f` (after the first pass: the files know their records).
+  /// The second pass, after the first: the files know their records now.
+  void write_kept(RecordReader& reader, const std::vector<uint8_t>& keep, CountingSink& counted) {
+    inputs_ = reader_.files();
+    reader.write_kept(keep, [&](size_t f) { return counted.wrap(start(f, keep)); });
+    end();
+  }
+
+ private:
   KeptSink* start(size_t f, const std::vector<uint8_t>& keep) {
     end();
-    const InputFile& file = reader_files(f);
+    const InputFile& file = inputs_.at(f);
     if (file.skipped && file.records == 0) return nullptr;  // nothing of it was read
     // A whole document has a file of its own only when it is kept.
     if (file.whole_document && (file.records == 0 || !keep[file.first_record])) return nullptr;
@@ -91,11 +97,9 @@ class ShardOutputs {
     sink_.reset();
     files_.close(first_ + open_);
   }
-  void refresh(const RecordReader& reader) { inputs_ = reader.files(); }
 
- private:
-  const InputFile& reader_files(size_t f) const { return inputs_.at(f); }
   OutputSet& files_;
+  const RecordReader& reader_;
   std::vector<InputFile> inputs_;
   size_t first_ = 0;
   size_t open_ = 0;
@@ -251,10 +255,8 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     sink->finish();
   }
   if (shards) {
-    shards->refresh(reader);
     CountingSink counted(written);
-    reader.write_kept(keep, [&](size_t f) { return counted.wrap(shards->start(f, keep)); });
-    shards->end();
+    shards->write_kept(reader, keep, counted);
   }
   write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
   write_output(files, "outputs.pairs", [&](std::ostream& out) {

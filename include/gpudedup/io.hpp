@@ -175,6 +175,9 @@ class AtomicOutputFile {
   /// Flushes and checks for write errors, then fsyncs the temporary file; renames
   /// nothing. @throws data_error naming the path.
   void prepare();
+  /// prepare() and commit() leave the syncing to the owner (OutputSet syncs the file
+  /// system once for thousands of outputs: an fsync each would take minutes).
+  void defer_sync();
   /// prepare(), then, for a temporary, closes it and frees its buffer: many outputs can
   /// wait for commit() without a descriptor each. Nothing may be written after it.
   void close();
