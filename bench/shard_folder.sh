@@ -44,6 +44,6 @@ for mode in output output-dir; do
     kept=$(( $(find "$target" -name '*.jsonl' -exec cat {} + | wc -l) + $(find "$target" -name '*.gz' -exec zcat {} + | wc -l) ))
   fi
   removed=$(wc -l < "$out/$mode.removed.tsv")
-  files=$(find "$out/kept" -type f 2>/dev/null | wc -l)
+  files=$( (find "$out/kept" -type f 2>/dev/null || true) | wc -l)
   echo "--$mode: $n shards, wall $wall, peak RSS ${rss} MiB, kept $kept + removed $removed = $((kept + removed)), output files $files"
 done
