@@ -51,6 +51,7 @@ void ProgressReporter::update(const char* stage, uint64_t items, const char* uni
   if (!enabled_) return;
   const double now = elapsed();
   std::lock_guard<std::mutex> lock(mutex_);
+  if (stop_) return;  // finished: the line is cleared and stays so
   const bool new_stage = stage_ != stage;
   if (new_stage && !stage_.empty()) stage_started_ = now;  // the first stage starts with the command
   stage_ = stage;

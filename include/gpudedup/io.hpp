@@ -29,9 +29,11 @@ const char* to_string(InputFormat);
 struct InputOptions {
   /// Files, directories, or "-" for stdin (spooled to a temporary file for the second pass).
   std::vector<std::string> paths;
-  /// automatic: a directory is `directory`; a name ending .jsonl, .json or .ndjson
-  /// (optionally followed by .zst or .gz) is `jsonl`; anything else is `text`. Whether a
-  /// file is compressed is told by its first bytes, whatever the format.
+  /// automatic: a name ending .jsonl, .json or .ndjson (optionally followed by .zst or
+  /// .gz) is `jsonl`; any other file is `text`; a folder is expanded to its files, where
+  /// a JSONL name is `jsonl` and any other file one document (`directory`). `jsonl` or
+  /// `text` read every file, a folder's too, in that format. Whether a file is
+  /// compressed is told by its first bytes, whatever the format.
   InputFormat format = InputFormat::automatic;
   std::string text_field = "text";
   std::string id_field;        ///< empty: the id is the 0-based record number
