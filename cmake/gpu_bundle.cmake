@@ -33,8 +33,14 @@ endfunction()
 # One shared library of the core and tools objects, with zstd and the CUDA runtime linked
 # in. It exports none of their symbols: a program that calls zstd itself links its own
 # copy, whole, rather than half of one bound to the library's internals.
+# Without ICU: its data alone (31 MB) would not fit the device tool's carry; the bundle
+# refuses --normalize nfkc and --tokenizer icu (host/shingle/icu_text_missing.cpp) and the
+# tests that need them skip. Case folding needs no ICU at run time (compiled-in tables).
+add_library(gpudedup_icu_text_missing OBJECT EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/host/shingle/icu_text_missing.cpp)
+target_include_directories(gpudedup_icu_text_missing PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR})
+set_target_properties(gpudedup_icu_text_missing PROPERTIES POSITION_INDEPENDENT_CODE ON)
 add_library(gpudedup_bundle_lib SHARED EXCLUDE_FROM_ALL
-  $<TARGET_OBJECTS:gpudedup> $<TARGET_OBJECTS:gpudedup_tools>)
+  $<TARGET_OBJECTS:gpudedup> $<TARGET_OBJECTS:gpudedup_tools> $<TARGET_OBJECTS:gpudedup_icu_text_missing>)
 set(GPUDEDUP_BUNDLE_ZSTD "")
 foreach(library IN LISTS ZSTD_LINK_LIBRARIES ZLIB_LIBRARIES)  # full paths (pkg_check_modules, FindZLIB); zlib: gzip input
   gpudedup_bundle_static_twin(library ${library})
@@ -73,6 +79,8 @@ function(gpudedup_bundle_program target folder)
       continue()
     elseif(library STREQUAL "gpudedup_test_support")
       list(APPEND twin_libraries gpudedup_test_support_bundle)
+    elseif(library STREQUAL "gpudedup_mpi")
+      list(APPEND twin_libraries gpudedup_mpi_off)  # the bundle carries no MPI (cmake/mpi.cmake)
     else()
       gpudedup_bundle_static_twin(library ${library})
       list(APPEND twin_libraries ${library})

@@ -11,6 +11,7 @@
 #include "host/cli/options.hpp"
 #include "host/cli/progress_reporter.hpp"
 #include "host/cli/skipped_report.hpp"
+#include "host/mpi/mpi_dedup.hpp"
 
 namespace gpudedup::cli {
 namespace {
@@ -24,9 +25,11 @@ const char* dedup_help =
     "  gpudedup dedup --threshold 0.9 --shingle word --ngram 3 crawl.jsonl.zst --output kept.jsonl\n"
     "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
     "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n"
+    "  gpudedup dedup --keep longest corpus.jsonl -o kept.jsonl --clusters clusters.jsonl\n"
     "  gpudedup dedup --method simhash --hamming 3 --weights tfidf news.jsonl -o kept.jsonl\n"
     "  gpudedup dedup --method simhash --meta-field keywords --min-score 0.3 news.jsonl -o kept.jsonl\n"
-    "  gpudedup dedup --method bloom --bloom-bits 4096 --bloom-measure dice --sample mins docs.jsonl\n";
+    "  gpudedup dedup --method bloom --bloom-bits 4096 --bloom-measure dice --sample mins docs.jsonl\n"
+    "  gpudedup dedup --from-sketches a.sketch b.sketch --removed removed.tsv   # staged route\n";
 
 /// --method's help: every row of the method table.
 std::string method_help() {
@@ -46,7 +49,13 @@ void add_dedup_options(cxxopts::Options& o) {
      cxxopts::value<std::string>()->default_value("estimate"))
     ("similarity", "jaccard or containment (max of both directions)",
      cxxopts::value<std::string>()->default_value("jaccard"))
-    ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters");
+    ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters")
+    ("keep", "which member of each cluster to keep: first (in input order), longest or shortest "
+             "(text bytes; ties: the first), or none (remove every member)",
+     cxxopts::value<std::string>()->default_value("first"));
+  o.add_options("Staged route")
+    ("from-sketches", "the inputs are sketch files of gpudedup sketch, one per shard, in the order of one run "
+                      "over all the shards; --removed gains the shard and record columns gpudedup filter reads");
   o.add_options("Output")
     ("o,output", "kept records, byte-for-byte, in input order; - is stdout; NAME.zst or NAME.gz compresses",
      cxxopts::value<std::string>())
@@ -85,6 +94,7 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   c.verify = enum_option<VerifyMode>(r, "verify");
   c.similarity = enum_option<Similarity>(r, "similarity");
   c.all_pairs = r.count("all-pairs") > 0;
+  c.keep = enum_option<KeepPolicy>(r, "keep");
   job.outputs.output = opt(r, "output");
   job.outputs.output_dir = opt(r, "output-dir");
   GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),
@@ -104,7 +114,7 @@ void print_summary(const DedupSummary& s) {
                (unsigned long long)r.removed, (unsigned long long)r.clusters,
                (unsigned long long)s.input.skipped, (unsigned long long)r.empty);
   if (s.input.skipped_files)
-    std::fprintf(stderr, "gpudedup: files of the input folders skipped: %llu (see below)\n",
+    std::fprintf(stderr, "gpudedup: input files skipped (unreadable folder files, unusable Parquet files): %llu (see below)\n",
                  (unsigned long long)s.input.skipped_files);
   for (const auto& line : s.description) std::fprintf(stderr, "gpudedup: %s\n", line.c_str());
   const double t = s.seconds_total > 0 ? s.seconds_total : 1e-9;
@@ -113,6 +123,18 @@ void print_summary(const DedupSummary& s) {
                "write %.2f): %.0f docs/s, %.1f MB/s\n",
                to_string(s.backend), s.seconds_total, s.seconds_read, r.seconds.sketch, r.seconds.candidates,
                r.seconds.cluster, s.seconds_write, double(s.input.documents) / t, double(s.input.bytes) / t / 1e6);
+}
+
+/// Under mpirun (or srun): the distributed job (host/mpi, docs/scaling.md). Rank 0 prints
+/// the summary and a line per rank; each rank prints the skipped records it read.
+int run_dedup_under_mpi(const DedupJob& job, const cxxopts::ParseResult& r) {
+  const mpi::RankOutcome o = mpi::run_dedup_mpi(job, [](const std::string& m) { return with_flags(m); });
+  if (o.rank == 0 && !r.count("quiet")) {
+    print_summary(o.summary);
+    for (const auto& line : o.report) std::fprintf(stderr, "gpudedup: %s\n", line.c_str());
+  }
+  if (!r.count("quiet-errors")) print_skipped("gpudedup", o.local_input);
+  return 0;
 }
 
 int run_dedup_command(int argc, char** argv) {
@@ -125,15 +147,24 @@ int run_dedup_command(int argc, char** argv) {
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
   DedupJob job;
-  job.input = read_input_options(r);
-  job.batch_size = batch_size(r);
-  job.batch_max_bytes = batch_max_bytes;
-  read_sketch_options(r, job.config);
+  if (r.count("from-sketches")) {
+    refuse_options(r, {"input-format", "text-field", "id-field", "strict", "batch-size", "shingle", "ngram",
+                       "stopwords", "stopword-anchored", "num-perm", "seed"},
+                   "does not apply to --from-sketches: the sketch files hold what gpudedup sketch read and how");
+    if (r.count("inputs")) job.sketches = option<std::vector<std::string>>(r, "inputs");
+    GD_EXPECTS(!job.sketches.empty(), "--from-sketches: name the sketch files, one per shard, in input order");
+  } else {
+    job.input = read_input_options(r);
+    job.batch_size = batch_size(r);
+    job.batch_max_bytes = batch_max_bytes;
+    read_sketch_options(r, job.config);
+  }
   read_backend_options(r, job.config);
   read_dedup_options(r, job);
   refuse_other_methods_options(r, find_method(job.config.method));
   read_method_options(r, job.config);
   job.config.validate();  // combinations the options alone cannot see
+  if (mpi::launched_by_mpi()) return run_dedup_under_mpi(job, r);
   const bool quiet = r.count("quiet") > 0;
   ProgressReporter line("gpudedup dedup", !quiet);
   const DedupSummary s = run_dedup(job, [&](const Progress& p) {

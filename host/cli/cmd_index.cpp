@@ -50,6 +50,8 @@ Config given_config(const cxxopts::ParseResult& r, Config base) {
   read_sketch_options(r, parsed);
   if (r.count("shingle")) base.shingle.kind = parsed.shingle.kind;
   if (r.count("ngram")) base.shingle.ngram = parsed.shingle.ngram;
+  if (r.count("normalize")) base.shingle.normalize = parsed.shingle.normalize;
+  if (r.count("tokenizer")) base.shingle.tokenizer = parsed.shingle.tokenizer;
   if (r.count("stopwords") || r.count("stopword-anchored")) {
     base.shingle.stop_words = parsed.shingle.stop_words;
     base.shingle.remove_stop_words = parsed.shingle.remove_stop_words;
@@ -113,7 +115,8 @@ Index open_for(const cxxopts::ParseResult& r, IndexMode mode) {
   // given, read the index's parameters first, then open it with the given ones laid
   // over them (Index::open names what differs).
   bool any_given = false;
-  for (const char* name : {"shingle", "ngram", "stopwords", "stopword-anchored", "num-perm", "seed", "bands", "rows"})
+  for (const char* name : {"shingle", "ngram", "normalize", "tokenizer", "stopwords", "stopword-anchored", "num-perm",
+                           "seed", "bands", "rows"})
     any_given = any_given || r.count(name) > 0;
   if (!any_given) return Index::open(dir, opts);
   Config given;
@@ -180,6 +183,7 @@ int run_add_or_query(int argc, char** argv, bool add) {
   const std::string answers_path = add ? (r.count("answers") ? r["answers"].as<std::string>() : "")
                                        : (r.count("output") ? r["output"].as<std::string>() : "");
   const std::string kept_path = only_new && r.count("output") ? r["output"].as<std::string>() : "";
+  const KeptFormat kept_as = kept_format(kept_path, input);  // refused now, not after the work
   OutputSet files({{"index.output", kept_path}, {answers_name, answers_path}}, input_paths(input),
                   {{"index.dir", index_dir(r)}});
   files.skip_outputs(input);
@@ -236,9 +240,7 @@ int run_add_or_query(int argc, char** argv, bool add) {
   const InputStats& in = reader.stats();
   if (kept_file) {
     keep.resize(in.records, 0);
-    const std::unique_ptr<KeptSink> sink = io::make_kept_sink(kept_file->path(), kept_file->stream());
-    reader.write_kept(keep, [&](size_t) { return sink.get(); });
-    sink->finish();
+    io::write_kept_output(reader, keep, *kept_file, kept_as);
   }
   files.commit();
   if (!r.count("quiet")) {

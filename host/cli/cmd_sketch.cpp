@@ -12,6 +12,7 @@
 #include "host/cli/options.hpp"
 #include "host/cli/progress_reporter.hpp"
 #include "host/cli/skipped_report.hpp"
+#include "host/cli/shard_name.hpp"
 #include "host/cli/simhash_options.hpp"
 #include "host/io/result_writers.hpp"
 
@@ -56,14 +57,25 @@ InputStats write_minhash(const Config& config, const InputOptions& input, size_t
   MinHashEngine engine(config);
   RecordReader reader(input);
   SketchHeader header = SketchHeader::from_config(config);
+  header.shard = shard_name(input);
+  // Record-number ids are renumbered by a run over several shards; ids from a field or
+  // file names are kept as they are.
+  header.ids_are_record_numbers = input.id_field.empty();
   if (!tsv) write_sketch_header(out, header);
   InputBatch batch;
+  std::vector<uint32_t> set_sizes;
+  SketchRecord where;
   char hex[16];
   while (reader.next(batch, per_batch, batch_max_bytes)) {
-    const Signatures sigs = engine.sketch(batch.docs);
+    const Signatures sigs = engine.sketch(batch.docs, &set_sizes);
     for (size_t i = 0; i < batch.size(); ++i) {
       if (!tsv) {
-        write_sketch_record(out, batch.ids[i], sigs.row(i), sigs.num_perm);
+        where.id = batch.ids[i];
+        where.record = batch.records[i];
+        where.text_bytes = batch.docs.text(i).size();
+        where.set_size = set_sizes[i];
+        header.ids_are_record_numbers &= where.id == std::to_string(where.record);
+        write_sketch_record(out, where, sigs.row(i), sigs.num_perm);
         continue;
       }
       detail::write_tsv_field(out, batch.ids[i]);
@@ -77,7 +89,8 @@ InputStats write_minhash(const Config& config, const InputOptions& input, size_t
     progress.update("sketch", header.documents, "docs", reader.stats().bytes, read_fraction(reader));
   }
   if (!tsv) {
-    out.seekp(0);  // the count is known only now
+    header.records = reader.stats().records;
+    out.seekp(0);  // the counts are known only now
     write_sketch_header(out, header);
   }
   return reader.stats();

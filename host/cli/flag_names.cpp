@@ -9,6 +9,7 @@ namespace {
 /// the commands give their files in an OutputSet) and the flags that set them.
 const std::map<std::string_view, std::string_view>& flag_of() {
   static const std::map<std::string_view, std::string_view> flags = {
+      {"all_pairs", "--all-pairs"},
       {"backend", "--backend"},
       {"batch_size", "--batch-size"},
       {"bloom.all_pairs_limit", "--bloom-all-pairs-max"},
@@ -17,6 +18,8 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"bloom.lsh_bits", "--bloom-lsh-bits"},
       {"bloom.lsh_tables", "--bloom-lsh-tables"},
       {"device", "--device"},
+      {"filter.output", "--output"},
+      {"filter.removed", "--removed"},
       {"gen.output", "--output"},
       {"gen.train", "--train"},
       {"gen.truth", "--truth"},
@@ -29,6 +32,7 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"input.paths", "the input"},
       {"input.strict", "--strict"},
       {"input.text_field", "--text-field"},
+      {"keep", "--keep"},
       {"lsh.bands", "--bands"},
       {"lsh.rows", "--rows"},
       {"method", "--method"},
@@ -45,8 +49,11 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"seed", "--seed"},
       {"shingle.kind", "--shingle"},
       {"shingle.ngram", "--ngram"},
+      {"shingle.normalize", "--normalize"},
       {"shingle.stop_word_anchored", "--stopword-anchored"},
       {"shingle.stop_words", "--stopwords"},
+      {"shingle.tokenizer", "--tokenizer"},
+      {"sketches", "the sketch files (--from-sketches)"},
       {"simhash.blocks", "--blocks"},
       {"simhash.hamming", "--hamming"},
       {"simhash.len_mu", "--len-mu"},

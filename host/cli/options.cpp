@@ -17,11 +17,11 @@ void add_input_options(cxxopts::Options& o) {
     ("inputs", "input files, folders, or - for stdin", cxxopts::value<std::vector<std::string>>())
     ("input-list", "FILE naming the inputs, one path per line (after those given as arguments)",
      cxxopts::value<std::string>())
-    ("input-format", "auto, jsonl, text or dir (auto: JSONL by name, else text; in a folder, a "
-     "non-JSONL file is one document; zstd and gzip are told by content)",
+    ("input-format", "auto, jsonl, text, dir or parquet (auto: Parquet by content, JSONL by name, else text; in "
+     "a folder, a file neither Parquet nor JSONL is one document; zstd and gzip are told by content)",
      cxxopts::value<std::string>()->default_value("auto"))
-    ("text-field", "JSONL field holding the text", cxxopts::value<std::string>()->default_value("text"))
-    ("id-field", "JSONL field holding the id (string or number); default: record number",
+    ("text-field", "JSONL field or Parquet column holding the text", cxxopts::value<std::string>()->default_value("text"))
+    ("id-field", "JSONL field or Parquet column holding the id (string or number); default: record number",
      cxxopts::value<std::string>()->default_value(""))
     ("strict", "stop at the first malformed record (exit 1) instead of skipping it")
     ("batch-size", "documents per batch", cxxopts::value<size_t>()->default_value("65536"));
@@ -56,6 +56,12 @@ void add_sketch_options(cxxopts::Options& o) {
      cxxopts::value<std::string>())
     ("stopword-anchored", "word shingles = a stop word plus the next two words "
      "(built-in English list unless --stopwords)")
+    ("normalize", "text normalization before shingling, a comma list: fold (simple case folding, every "
+     "script), ascii (A-Z only), nfkc (Unicode NFKC first), punct (remove punctuation, category P*); "
+     "or none. White space is always collapsed", cxxopts::value<std::string>()->default_value("fold"))
+    ("tokenizer", "word tokens for word shingles and SimHash: simple (spaces; each CJK character a "
+     "token) or icu (ICU word segmentation, dictionaries for Chinese, Japanese, Thai)",
+     cxxopts::value<std::string>()->default_value("simple"))
     ("num-perm", "MinHash permutations P", cxxopts::value<int64_t>()->default_value("256"))
     ("seed", "seed of the permutation family", cxxopts::value<uint64_t>()->default_value("1"));
 }
@@ -71,6 +77,11 @@ void read_sketch_options(const cxxopts::ParseResult& r, Config& c) {
   }
   c.shingle.stop_word_anchored = r.count("stopword-anchored") > 0;
   if (c.shingle.stop_word_anchored) c.shingle.remove_stop_words = false;
+  const auto normalize = parse_normalize(option<std::string>(r, "normalize"));
+  GD_EXPECTS(normalize, "--normalize takes a comma list of fold, ascii, nfkc, punct (fold and ascii "
+                        "exclusive), or none alone; got \"" + option<std::string>(r, "normalize") + "\"");
+  c.shingle.normalize = *normalize;
+  c.shingle.tokenizer = enum_option<Tokenizer>(r, "tokenizer");
   const auto p = option<int64_t>(r, "num-perm");
   GD_EXPECTS(p >= 1 && p <= 4096, "--num-perm must be in 1..4096, got " + std::to_string(p));
   c.minhash.num_perm = uint32_t(p);

@@ -30,6 +30,11 @@ void Config::validate() const {
     GD_EXPECTS(!shingle.remove_stop_words && !shingle.stop_word_anchored,
                "`shingle.stop_words` and `shingle.stop_word_anchored` need `shingle.kind` word");
   }
+  if (shingle.tokenizer == Tokenizer::icu && shingle.kind == ShingleKind::chars) {
+    GD_EXPECTS(method == "simhash" && simhash.features == SimHashFeatures::tokens,
+               "`shingle.tokenizer` icu splits text into words: it needs `shingle.kind` word "
+               "(or SimHash's token features); char shingles do not use words");
+  }
   const MethodEntry& entry = find_method(method);
   if (entry.validate) entry.validate(*this);
 }

@@ -63,12 +63,17 @@ GD_ENUM_NAMES(VerifyMode, {VerifyMode::estimate, "estimate"}, {VerifyMode::exact
 GD_ENUM_NAMES(Similarity, {Similarity::jaccard, "jaccard"}, {Similarity::containment, "containment"})
 GD_ENUM_NAMES(BloomMeasure, {BloomMeasure::cosine, "cosine"}, {BloomMeasure::overlap, "overlap"},
               {BloomMeasure::dice, "dice"}, {BloomMeasure::jaccard, "jaccard"})
+GD_ENUM_NAMES(CaseFold, {CaseFold::none, "none"}, {CaseFold::ascii, "ascii"}, {CaseFold::simple, "fold"})
+GD_ENUM_NAMES(Tokenizer, {Tokenizer::simple, "simple"}, {Tokenizer::icu, "icu"})
 GD_ENUM_NAMES(SampleKind, {SampleKind::none, "none"}, {SampleKind::minwise, "minwise"},
               {SampleKind::modm, "modm"}, {SampleKind::mins, "mins"})
 GD_ENUM_NAMES(SimHashWeights, {SimHashWeights::tf, "tf"}, {SimHashWeights::tfidf, "tfidf"},
               {SimHashWeights::tfidf_len, "tfidf-len"})
 GD_ENUM_NAMES(SimHashFeatures, {SimHashFeatures::tokens, "tokens"}, {SimHashFeatures::shingles, "shingles"})
+GD_ENUM_NAMES(KeepPolicy, {KeepPolicy::first, "first"}, {KeepPolicy::longest, "longest"},
+              {KeepPolicy::shortest, "shortest"}, {KeepPolicy::none, "none"})
 GD_ENUM_NAMES(InputFormat, {InputFormat::automatic, "auto"}, {InputFormat::jsonl, "jsonl"},
-              {InputFormat::text, "text"}, {InputFormat::directory, "dir"})
+              {InputFormat::text, "text"}, {InputFormat::directory, "dir"},
+              {InputFormat::parquet, "parquet"})
 
 }  // namespace gpudedup

@@ -16,6 +16,18 @@
 namespace gpudedup::detail {
 namespace {
 
+/// Listing every pair holds them all in memory (16 bytes each, sorted): past this many
+/// the run is refused rather than left to exhaust the machine.
+constexpr uint64_t max_listed_pairs = 50'000'000;
+
+void check_listable(uint64_t pairs) {
+  if (pairs <= max_listed_pairs) return;
+  throw data_error(format("`all_pairs` would list %llu pairs, more than the %llu it may hold "
+                          "(copies of one document are a pair for every two of them); leave out `all_pairs` "
+                          "to list one pair per removed document, or raise `threshold`",
+                          (unsigned long long)pairs, (unsigned long long)max_listed_pairs));
+}
+
 class ExactJoinMethod final : public DedupMethod {
  public:
   // The join runs on the CPU; the backend is resolved all the same, so that --backend cuda
@@ -63,13 +75,17 @@ class ExactJoinMethod final : public DedupMethod {
     for (uint32_t sz : set_sizes_) r.empty += sz == 0;
     UnionFind uf(r.documents);
     auto t0 = stage_clock::now();
-    const auto found = exact_similarity_join(sets_, config_.threshold, config_.similarity, config_.threads);
+    const ExactJoin join = exact_join(sets_, config_.threshold, config_.similarity, config_.threads);
     seconds_.candidates += seconds_since(t0);
-    r.candidate_pairs = found.size();
-    r.verified_pairs = found.size();
+    r.candidate_pairs = join.pair_count();
+    r.verified_pairs = r.candidate_pairs;
     t0 = stage_clock::now();
-    for (const auto& p : found) {
-      if (uf.unite(p.a, p.b) || config_.all_pairs) r.pairs.push_back(p);
+    if (config_.all_pairs) {
+      check_listable(r.verified_pairs);
+      r.pairs = every_pair(join);
+      for (const auto& p : r.pairs) uf.unite(p.a, p.b);
+    } else {
+      r.pairs = spanning_pairs(join, uf);  // copy groups are never listed pair by pair
     }
     label_clusters(uf, r.documents, r);
     seconds_.cluster += seconds_since(t0);

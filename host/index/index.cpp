@@ -39,12 +39,6 @@ struct Snapshot {
   uint64_t documents = 0;
 };
 
-std::string segment_name(uint64_t number) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "seg-%08llu.gds", static_cast<unsigned long long>(number));
-  return buf;
-}
-
 std::vector<std::string> list_dir(const std::string& dir) {
   std::vector<std::string> names;
   DIR* d = ::opendir(dir.c_str());
@@ -197,7 +191,12 @@ struct Index::Impl {
   // Writes a segment through `write` under a temporary name and renames it into place.
   template <class WriteFn>
   detail::ManifestSegment write_segment_file(Manifest& m, uint64_t documents, WriteFn&& write) {
-    const std::string name = segment_name(m.next_segment++);
+    const std::string name = detail::segment_name(m.next_segment++);
+    // The manifest keeps live numbers below next_segment and the writer's open removed or
+    // refused any file at or past it: a file here now is someone else's, never replaced.
+    if (detail::path_exists(dir + "/" + name)) {
+      throw data_error("index " + dir + " is corrupted: " + name + " exists although the manifest's next_segment names it as new; nothing was replaced: restore the index folder from a backup or rebuild it");
+    }
     const std::string tmp = dir + "/" + name + ".tmp";
     const detail::SegmentHeader h = write(tmp);
     detail::crash_point("segment-written");
@@ -277,21 +276,29 @@ struct Index::Impl {
   }
 
   // Writer open: removes what a crashed writer left (temporary files, segments that no
-  // manifest names). Readers never delete anything.
+  // manifest names). A writer publishes after each segment it writes, so a crash leaves
+  // at most one unlisted segment at or past next_segment, numbered next_segment; one
+  // numbered past it belongs to a newer manifest (this one is older than the folder: a
+  // manifest restored alone) and is never deleted: the open is refused. Readers never
+  // delete anything.
   void remove_leftovers() {
     const auto s = snapshot();
     const Manifest& m = s->manifest;
-    bool removed = false;
+    std::vector<std::string> leftovers;
     for (const auto& name : list_dir(dir)) {
       const bool listed = std::any_of(m.segments.begin(), m.segments.end(),
                                       [&](const detail::ManifestSegment& s) { return s.file == name; });
       const bool ours = name.rfind("seg-", 0) == 0 || (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0);
-      if (ours && !listed) {
-        ::unlink((dir + "/" + name).c_str());
-        removed = true;
+      if (!ours || listed) continue;
+      if (detail::segment_number(name) > m.next_segment) {
+        throw data_error("index " + dir + " is corrupted: it holds " + name + ", newer than its manifest (next_segment " +
+                         std::to_string(m.next_segment) + "), which is older than the segments; nothing was deleted: "
+                         "restore the whole index folder from one backup, or open it read-only");
       }
+      leftovers.push_back(name);
     }
-    if (removed) detail::fsync_dir(dir);
+    for (const auto& name : leftovers) ::unlink((dir + "/" + name).c_str());
+    if (!leftovers.empty()) detail::fsync_dir(dir);
   }
 };
 
@@ -363,6 +370,8 @@ Index Index::open_impl(const std::string& dir, const IndexOpenOptions& options, 
   c.shingle.ngram = m.params.ngram;
   c.shingle.remove_stop_words = m.params.remove_stop_words;
   c.shingle.stop_word_anchored = m.params.stop_word_anchored;
+  c.shingle.normalize = m.params.normalize;
+  c.shingle.tokenizer = m.params.tokenizer;
   if (m.params.stop_words_hash != 0) {
     const std::string text = detail::read_whole_file(dir + "/" + detail::stop_words_name);
     for (size_t at = 0; at < text.size();) {

@@ -1,10 +1,13 @@
 #include "host/index/manifest.hpp"
 
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "gpudedup/detail/shingle.hpp"
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/sketch_file.hpp"
@@ -20,6 +23,12 @@ std::string hex64(uint64_t v) {
   return buf;
 }
 
+NormalizeConfig legacy_normalize() {
+  NormalizeConfig c;
+  c.case_fold = CaseFold::ascii;
+  return c;
+}
+
 // The parameters as "key value" lines, in a fixed order: both the manifest text and the
 // hash stamped into segments come from this one encoding.
 std::string encode_params(const IndexParams& p) {
@@ -32,7 +41,13 @@ std::string encode_params(const IndexParams& p) {
     << "ngram " << p.ngram << "\n"
     << "remove_stop_words " << (p.remove_stop_words ? 1 : 0) << "\n"
     << "stop_word_anchored " << (p.stop_word_anchored ? 1 : 0) << "\n"
-    << "stop_words_hash " << hex64(p.stop_words_hash) << "\n"
+    << "stop_words_hash " << hex64(p.stop_words_hash) << "\n";
+  // An index made before normalization was recorded has no such lines and means ASCII
+  // folding and simple tokens: those settings are still written that way, so its
+  // manifest and segment stamps stay valid.
+  if (p.normalize != legacy_normalize()) s << "normalize " << to_string(p.normalize) << "\n";
+  if (p.tokenizer != Tokenizer::simple) s << "tokenizer " << to_string(p.tokenizer) << "\n";
+  s
     << "bands " << p.bands << "\n"
     << "rows " << p.rows << "\n"
     << "threshold " << threshold << "\n"
@@ -56,7 +71,57 @@ uint64_t parse_u64(const std::string& v, const std::string& path, const std::str
   }
 }
 
+/// Each parameter in the range the index can work with. Out of range means the file is
+/// damaged, not that the user gave a bad option: reported as corruption, in the
+/// manifest's own words.
+void check_params(const IndexParams& p, const std::string& path) {
+  auto range = [&](bool ok, const std::string& key, const std::string& value, const char* want) {
+    if (!ok) corrupt(path, key + " " + value + " is out of range (" + want + ")");
+  };
+  range(p.num_perm >= 1 && p.num_perm <= 4096, "num_perm", std::to_string(p.num_perm), "1..4096");
+  range(p.ngram >= 1 && p.ngram <= max_ngram, "ngram", std::to_string(p.ngram),
+        ("1.." + std::to_string(max_ngram)).c_str());
+  range(p.bands >= 1 && p.rows >= 1 && uint64_t(p.bands) * p.rows <= p.num_perm, "bands x rows",
+        std::to_string(p.bands) + " x " + std::to_string(p.rows), "each >= 1, their product <= num_perm");
+  range(std::isfinite(p.threshold) && p.threshold > 0 && p.threshold <= 1, "threshold", std::to_string(p.threshold),
+        "(0, 1]");
+  range(p.shingle == ShingleKind::words || (!p.remove_stop_words && !p.stop_word_anchored && p.stop_words_hash == 0),
+        "stop words", "with char shingles", "word shingles only");
+}
+
+/// Segment numbers as data: each name spelled as the index spells it, numbers distinct
+/// and below next_segment, which the next write takes.
+void check_segments(const Manifest& m, const std::string& path) {
+  if (m.next_segment == 0) corrupt(path, "next_segment 0");
+  std::set<uint64_t> seen;
+  for (const auto& seg : m.segments) {
+    const uint64_t number = segment_number(seg.file);
+    if (number == 0) corrupt(path, "bad segment name '" + seg.file + "'");
+    if (!seen.insert(number).second) corrupt(path, "segment " + std::to_string(number) + " is listed twice");
+    if (number >= m.next_segment) {
+      corrupt(path, "segment " + seg.file + " is not below next_segment " + std::to_string(m.next_segment) +
+                        ": a write would replace it");
+    }
+  }
+}
+
 }  // namespace
+
+std::string segment_name(uint64_t number) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "seg-%08llu.gds", static_cast<unsigned long long>(number));
+  return buf;
+}
+
+uint64_t segment_number(const std::string& name) {
+  const size_t digits = name.size() < 8 ? 0 : name.size() - 8;  // "seg-" and ".gds"
+  if (digits < 8 || digits > 19 || name.rfind("seg-", 0) != 0 || name.compare(name.size() - 4, 4, ".gds") != 0 ||
+      name.find_first_not_of("0123456789", 4) != name.size() - 4) {
+    return 0;
+  }
+  const uint64_t number = std::stoull(name.substr(4, digits));
+  return segment_name(number) == name ? number : 0;
+}
 
 IndexParams IndexParams::from_config(const Config& c, const LshParams& lsh) {
   IndexParams p;
@@ -129,11 +194,6 @@ Manifest decode_manifest(const std::string& text, const std::string& path) {
       std::string sum;
       if (!(f >> seg.file >> seg.documents >> seg.bytes >> sum)) corrupt(path, "bad segment line");
       seg.header_checksum = parse_u64(sum, path, "segment checksum", 16);
-      // Only names the index itself makes: a manifest never points outside its folder.
-      const bool ours = seg.file.size() > 12 && seg.file.rfind("seg-", 0) == 0 &&
-                        seg.file.compare(seg.file.size() - 4, 4, ".gds") == 0 &&
-                        seg.file.find_first_not_of("0123456789", 4) == seg.file.size() - 4;
-      if (!ours) corrupt(path, "bad segment name '" + seg.file + "'");
       m.segments.push_back(seg);
     } else {
       kv[key] = value;
@@ -152,6 +212,17 @@ Manifest decode_manifest(const std::string& text, const std::string& path) {
   p.remove_stop_words = need("remove_stop_words") == "1";
   p.stop_word_anchored = need("stop_word_anchored") == "1";
   p.stop_words_hash = parse_u64(need("stop_words_hash"), path, "stop_words_hash", 16);
+  p.normalize = legacy_normalize();
+  if (auto it = kv.find("normalize"); it != kv.end()) {
+    const auto n = parse_normalize(it->second);
+    if (!n) corrupt(path, "bad value for normalize");
+    p.normalize = *n;
+  }
+  if (auto it = kv.find("tokenizer"); it != kv.end()) {
+    const auto t = from_string<Tokenizer>(it->second);
+    if (!t) corrupt(path, "bad value for tokenizer");
+    p.tokenizer = *t;
+  }
   p.bands = uint32_t(parse_u64(need("bands"), path, "bands"));
   p.rows = uint32_t(parse_u64(need("rows"), path, "rows"));
   p.threshold = std::strtod(need("threshold").c_str(), nullptr);
@@ -159,6 +230,8 @@ Manifest decode_manifest(const std::string& text, const std::string& path) {
   m.generation = parse_u64(need("generation"), path, "generation");
   m.next_segment = parse_u64(need("next_segment"), path, "next_segment");
   if (encode_manifest(m) != text) corrupt(path, "unexpected content");
+  check_params(p, path);
+  check_segments(m, path);
   return m;
 }
 
@@ -175,6 +248,8 @@ std::string describe_param_mismatch(const IndexParams& s, const IndexParams& g) 
             s.stop_words_hash != g.stop_words_hash,
         "`shingle.stop_words`/`shingle.stop_word_anchored`", "stop words " + hex64(s.stop_words_hash),
         "stop words " + hex64(g.stop_words_hash));
+  check(s.normalize != g.normalize, "`shingle.normalize`", to_string(s.normalize), to_string(g.normalize));
+  check(s.tokenizer != g.tokenizer, "`shingle.tokenizer`", to_string(s.tokenizer), to_string(g.tokenizer));
   check(s.bands != g.bands || s.rows != g.rows, "`lsh.bands`/`lsh.rows`",
         std::to_string(s.bands) + "x" + std::to_string(s.rows), std::to_string(g.bands) + "x" + std::to_string(g.rows));
   return out.str();

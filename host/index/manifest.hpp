@@ -45,8 +45,17 @@ struct Manifest {
   uint64_t documents() const;
 };
 
+/// The file of segment `number`: seg-00000001.gds (at least 8 digits).
+std::string segment_name(uint64_t number);
+/// The number a segment file name spells the way segment_name() writes it; 0 for any
+/// other name (segment numbers start at 1).
+uint64_t segment_number(const std::string& name);
+
 std::string encode_manifest(const Manifest& m);
-/// @throws data_error naming `path` for a foreign, newer-version, or corrupted manifest.
+/// Reads a manifest and validates it as data: parameters in range, segment names as the
+/// index writes them, each number distinct and below `next_segment` (so no write can
+/// replace a live segment). @throws data_error naming `path` for a foreign, newer-version
+/// or corrupted manifest.
 Manifest decode_manifest(const std::string& text, const std::string& path);
 
 /// "" when `given` agrees with `stored`; else which parameter differs, in option words

@@ -54,7 +54,8 @@ bool refused(Content c) { return c != Content::plain && c != Content::zstd && c 
                     ", which gpudedup cannot read; give JSONL or text files (plain, zstd- or "
                     "gzip-compressed), or folders of them" +
                     (c == Content::bzip2 || c == Content::xz ? " (recompress it with zstd or gzip)"
-                     : c == Content::parquet                 ? " (export it to JSONL first)"
+                     : c == Content::parquet ? " here (name a Parquet file as an input path of its own, not "
+                                               "compressed, in a folder or on stdin: it is read by columns)"
                                                              : ""));
 }
 
@@ -106,7 +107,7 @@ std::unique_ptr<ByteSource> open_content(std::unique_ptr<ByteSource> raw) {
 Content check_file_content(const std::string& path) {
   HeadSource headed(open_file_source(path));
   const Content c = sniff(headed.head().data(), headed.head().size());
-  if (refused(c)) refuse(path, c, "");
+  if (refused(c) && c != Content::parquet) refuse(path, c, "");  // a Parquet file given by path is read
   return c;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Decides what an input holds from its first bytes, not its name: zstd and gzip are
-// decompressed; formats this build cannot read (bzip2, xz, Parquet, gpudedup's own sketch
-// and index files, other binary data) are refused before they could be read as text.
+// decompressed; a Parquet file named as an input is read by columns (parquet_table.hpp);
+// formats this build cannot read (bzip2, xz, gpudedup's own sketch and index files, other
+// binary data, Parquet in a stream) are refused before they could be read as text.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -28,7 +29,7 @@ std::unique_ptr<ByteSource> open_content(std::unique_ptr<ByteSource> raw);
 
 /// Checks only the raw first bytes of the file at `path` (no decompression), so that
 /// unreadable formats are refused before any work. @return what they look like (plain,
-/// zstd or gzip). @throws usage_error as open_content.
+/// zstd, gzip or parquet). @throws usage_error as open_content.
 Content check_file_content(const std::string& path);
 
 }  // namespace gpudedup::io

@@ -18,9 +18,56 @@
 #include "host/io/output_target.hpp"
 #include "host/io/temporary_files.hpp"
 #include "host/io/content_sniff.hpp"
+#include "host/io/parquet_table.hpp"
 
 namespace gpudedup::io {
 namespace fs = std::filesystem;
+namespace {
+
+const char* format_option(InputFormat f) {
+  switch (f) {
+    case InputFormat::jsonl: return "`input.format` jsonl";
+    case InputFormat::text: return "`input.format` text";
+    case InputFormat::directory: return "`input.format` dir";
+    case InputFormat::parquet: return "`input.format` parquet";
+    case InputFormat::automatic: break;
+  }
+  return "`input.format` auto";
+}
+
+/// A Parquet input: its content must be Parquet, in a regular file (random access), and
+/// this build must read it. Its footer and columns are checked now; a file that fails is
+/// kept as `unusable` (skipped whole and reported by the first pass).
+void resolve_parquet(Input& in, Content content, bool regular, const InputOptions& options) {
+  if (content != Content::parquet)
+    throw usage_error(in.path + ": `input.format` parquet was given but the file does not start with PAR1, so it is "
+                      "not a Parquet file; use `input.format` auto");
+  if (options.format != InputFormat::automatic && options.format != InputFormat::parquet)
+    throw usage_error(in.path + ": is a Parquet file but " + format_option(options.format) +
+                      " was given; use `input.format` parquet (or auto)");
+  if (!regular)
+    throw usage_error(in.path + ": a Parquet file is read from a regular file (it needs random access), not a pipe");
+  in.format = InputFormat::parquet;
+  in.spool.reset();
+  if (!parquet_supported()) ParquetTable::open(in.path, {});  // says how to build with Parquet support
+  try {
+    in.plain_bytes = ParquetTable::open(in.path, ParquetColumns{options.text_field, options.id_field})->total_bytes();
+  } catch (const data_error& e) {
+    in.unusable = e.what();
+  }
+}
+
+/// Every input an unusable Parquet file: nothing could be read, a usage error (exit 2).
+void refuse_if_all_unusable(const std::vector<Input>& inputs) {
+  std::string why;
+  for (const auto& in : inputs) {
+    if (in.unusable.empty()) return;
+    why += (why.empty() ? "" : "; ") + in.unusable;
+  }
+  if (!why.empty()) throw usage_error(why);
+}
+
+}  // namespace
 
 InputFormat format_for_name(const std::string& path) {
   std::string base = path;
@@ -61,6 +108,34 @@ InputFormat folder_file_format(InputFormat given, const std::string& relative) {
   return format_for_name(relative) == InputFormat::jsonl ? InputFormat::jsonl : InputFormat::directory;
 }
 
+/// A folder's file by its head: a Parquet file is read as Parquet whatever its name or
+/// `input.format` (reading it as text would misread it), and one that cannot be read is
+/// kept as `unusable` (skipped and reported by the first pass); an uncompressed file's size
+/// is its bytes for the progress total. A head that cannot be read, or is refused, is left
+/// to the first pass, which skips and reports the file.
+void resolve_folder_file(Input& in, const InputOptions& options) {
+  Content content;
+  try {
+    content = check_file_content(in.path);
+  } catch (const std::exception&) {
+    return;
+  }
+  if (content == Content::plain) {
+    std::error_code ec;
+    const auto size = fs::file_size(in.path, ec);
+    if (!ec) in.plain_bytes = uint64_t(size);
+    return;
+  }
+  if (content != Content::parquet) return;
+  in.format = InputFormat::parquet;
+  try {
+    if (!parquet_supported()) ParquetTable::open(in.path, {});  // says how to build with Parquet support
+    in.plain_bytes = ParquetTable::open(in.path, ParquetColumns{options.text_field, options.id_field})->total_bytes();
+  } catch (const std::exception& e) {
+    in.unusable = e.what();
+  }
+}
+
 void add_folder(const std::string& path, const InputOptions& options, std::vector<Input>& inputs) {
   std::string prefix = path;
   if (prefix.back() != '/') prefix += '/';
@@ -72,6 +147,7 @@ void add_folder(const std::string& path, const InputOptions& options, std::vecto
     in.in_folder = true;
     in.relative = std::move(entry.relative);
     in.problem = std::move(entry.problem);
+    if (in.problem.empty()) resolve_folder_file(in, options);
     inputs.push_back(std::move(in));
   }
 }
@@ -90,8 +166,9 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
     if (path == "-") {
       if (stdin_seen) throw usage_error("- (stdin) is given twice; stdin can be read only once");
       stdin_seen = true;
-      if (options.format == InputFormat::directory)
-        throw usage_error("- (stdin) cannot be read with `input.format` dir; use `input.format` jsonl or text");
+      if (options.format == InputFormat::directory || options.format == InputFormat::parquet)
+        throw usage_error(std::string("- (stdin) cannot be read with ") + format_option(options.format) +
+                          "; use `input.format` jsonl or text (a Parquet file is read from its path: it needs random access)");
       in.name = "<stdin>";
       in.relative = "stdin";
       in.format = options.format == InputFormat::automatic ? InputFormat::text : options.format;
@@ -116,24 +193,34 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
     const int fd = S_ISREG(st.st_mode) ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : ::access(path.c_str(), R_OK);
     if (fd < 0)
       throw data_error(path + ": cannot open input: " + std::strerror(errno) + "; check its permissions");
+    Content content = Content::plain;
     if (S_ISREG(st.st_mode)) {
       ::close(fd);
-      // A Parquet or bzip2 file is refused now, not read as text.
-      if (check_file_content(path) == Content::plain) in.plain_bytes = uint64_t(st.st_size);
+      // A bzip2 file is refused now, not read as text; Parquet is told by its first bytes.
+      content = check_file_content(path);
+      if (content == Content::plain) in.plain_bytes = uint64_t(st.st_size);
     }
     in.format = options.format == InputFormat::automatic ? format_for_name(path) : options.format;
+    if (content == Content::parquet || options.format == InputFormat::parquet) {
+      resolve_parquet(in, content, S_ISREG(st.st_mode), options);
+      inputs.push_back(std::move(in));
+      continue;
+    }
     // A pipe or device (e.g. <(zcat ...)) can be read only once: spool it like stdin.
     if (!S_ISREG(st.st_mode)) in.spool = std::make_unique<Spool>(path);
     inputs.push_back(std::move(in));
   }
   SeenFiles seen;
   for (const auto& in : inputs) seen.add(in);
+  refuse_if_all_unusable(inputs);
   if (!options.meta_field.empty()) {
     for (const auto& in : inputs) {
       if (in.format == InputFormat::jsonl) continue;
       throw usage_error("`input.meta_field` " + options.meta_field + " reads a JSON array field of JSONL records, but " +
                         in.name + " is read as " +
-                        (in.format == InputFormat::directory ? "one document (a folder's file)" : "text") +
+                        (in.format == InputFormat::directory ? "one document (a folder's file)"
+                         : in.format == InputFormat::parquet ? "Parquet"
+                                                             : "text") +
                         "; give JSONL input (.jsonl, .json, .ndjson, or `input.format` jsonl)");
     }
   }

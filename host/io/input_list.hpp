@@ -14,11 +14,14 @@ namespace gpudedup::io {
 struct Input {
   std::string path;            ///< as given, or folder/relative for a folder's file; "-" is stdin
   std::string name;            ///< for messages: the path, or "<stdin>"
-  /// resolved: jsonl, text (a record per line) or directory (the whole file is one
-  /// document, a folder's text file)
+  /// resolved: jsonl, text (a record per line), directory (the whole file is one
+  /// document, a folder's text file) or parquet
   InputFormat format;
   std::unique_ptr<Spool> spool;  ///< stdin and pipes: what the first pass read
-  uint64_t plain_bytes = 0;    ///< an uncompressed regular file: its size (what reading yields); else 0
+  /// What a whole pass counts in InputStats::bytes, when known up front: an uncompressed
+  /// regular file's size, a Parquet file's compressed row groups; else 0.
+  uint64_t plain_bytes = 0;
+  std::string unusable;        ///< a Parquet file that cannot be read: why (it is skipped whole)
   /// Listed from a folder: a file that cannot be read is skipped and reported, not fatal.
   bool in_folder = false;
   std::string relative;        ///< a folder's file: its path in the folder (its id); else the file name
@@ -32,7 +35,7 @@ struct Input {
 };
 
 /// @throws data_error naming the path when an input is missing, unreadable, or does not
-/// fit the requested format.
+/// fit the requested format; usage_error when every input is an unusable Parquet file.
 std::vector<Input> resolve_inputs(const InputOptions& options);
 
 /// The format `automatic` gives a file name: jsonl for .jsonl/.json/.ndjson (also followed

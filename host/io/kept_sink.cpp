@@ -72,4 +72,12 @@ std::unique_ptr<KeptSink> make_kept_sink(const std::string& path, std::ostream& 
   return std::make_unique<PlainLines>(out, path, newline);
 }
 
+void write_kept_output(RecordReader& reader, const std::vector<uint8_t>& keep, AtomicOutputFile& file,
+                       KeptFormat format) {
+  if (format == KeptFormat::parquet) return reader.write_kept(keep, file.stream(), format);
+  const std::unique_ptr<KeptSink> sink = make_kept_sink(file.path(), file.stream());
+  reader.write_kept(keep, [&](size_t) { return sink.get(); });
+  sink->finish();
+}
+
 }  // namespace gpudedup::io

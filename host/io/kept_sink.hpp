@@ -4,6 +4,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "gpudedup/io.hpp"
 
@@ -20,5 +21,10 @@ OutputCompression compression_for_name(const std::string& path);
 /// written to a file of its own), compressed as the name says (streamed: memory does not
 /// grow with the output). Errors name `path`.
 std::unique_ptr<KeptSink> make_kept_sink(const std::string& path, std::ostream& out, bool newline = true);
+
+/// The second pass of `reader` to the kept output `file`: Parquet rows as Parquet
+/// (`format`, from kept_format), records through the sink its name chooses.
+void write_kept_output(RecordReader& reader, const std::vector<uint8_t>& keep, AtomicOutputFile& file,
+                       KeptFormat format);
 
 }  // namespace gpudedup::io

@@ -9,6 +9,7 @@
 #include "host/io/input_list.hpp"
 #include "host/io/jsonl_parser.hpp"
 #include "host/io/line_reader.hpp"
+#include "host/io/parquet_records.hpp"
 #include "host/io/record_cursor.hpp"
 
 namespace gpudedup {
@@ -20,6 +21,7 @@ struct RecordReader::Impl {
   io::JsonlParser jsonl;
   size_t current = 0;                        // index of the input being read
   std::unique_ptr<io::RecordCursor> cursor;  // on inputs[current], when open
+  std::unique_ptr<io::ParquetRecords> parquet;  // on inputs[current] when it is Parquet
   uint64_t closed_bytes = 0;                 // bytes and blank lines of finished inputs
   uint64_t closed_blank = 0;
   bool exhausted = false;
@@ -31,10 +33,12 @@ struct RecordReader::Impl {
         inputs(io::resolve_inputs(options)),
         jsonl(io::FieldNames{options.text_field, options.id_field, options.meta_field}) {}
 
-  /// The next raw record of the first pass, moving through the inputs.
+  /// The next raw record of the first pass, moving through the inputs; false at the end
+  /// or at a Parquet input (read by take_parquet).
   bool next_raw(io::RawRecord& r) {
     while (current < inputs.size()) {
       io::Input& in = inputs[current];
+      if (in.format == InputFormat::parquet) return false;
       try {
         if (!in.problem.empty()) throw data_error(in.name + ": " + in.problem);
         if (!cursor) cursor = io::open_cursor(in, true, io::kDefaultChunkBytes);
@@ -76,14 +80,45 @@ struct RecordReader::Impl {
     }
   }
 
+  /// Rows of the Parquet input inputs[current] into `batch`; moves on at its end.
+  void take_parquet(InputBatch& batch, size_t max_docs, size_t max_bytes) {
+    io::Input& in = inputs[current];
+    if (!in.unusable.empty()) {
+      // Skipped like a folder's unreadable file, named or not: its rows are not records.
+      if (options.strict) throw data_error(in.unusable);
+      in.skipped = true;
+      ++stats.skipped_files;
+      if (stats.file_reports.size() < options.report_limit) stats.file_reports.push_back(in.unusable + "; the file is skipped");
+      close_input();
+      return;
+    }
+    if (!parquet) parquet = std::make_unique<io::ParquetRecords>(in.path, io::ParquetColumns{options.text_field, options.id_field});
+    const uint64_t before = batch.size();
+    const uint64_t records_before = stats.records;
+    const bool more = parquet->fill(batch, max_docs, max_bytes, stats.records, [&](const std::string& m, uint64_t n) {
+      stats.skipped += n;
+      report(m);
+    });
+    stats.documents += batch.size() - before;
+    in.records += stats.records - records_before;
+    if (more) return;
+    closed_bytes += parquet->bytes_read();
+    parquet.reset();
+    close_input();
+  }
+
   void update_counts() {
-    stats.bytes = closed_bytes + (cursor ? cursor->bytes_read() : 0);
+    stats.bytes = closed_bytes + (cursor ? cursor->bytes_read() : 0) + (parquet ? parquet->bytes_read() : 0);
     stats.blank_lines = closed_blank + (cursor ? cursor->blank_lines() : 0);
   }
 
   void bad_record(const io::RawRecord& r) {
     ++stats.skipped;
-    std::string message = std::string(r.name) + ":" + std::to_string(r.line) + ": " + problem;
+    report(std::string(r.name) + ":" + std::to_string(r.line) + ": " + problem);
+  }
+
+  /// A skipped record or file: fatal with `strict`, else described while reports remain.
+  void report(std::string message) {
     if (options.strict) {
       update_counts();
       throw data_error(message);
@@ -111,6 +146,15 @@ struct RecordReader::Impl {
   }
 };
 
+namespace {
+
+data_error changed_between_passes(uint64_t first, uint64_t now) {
+  return data_error("the inputs changed between the two passes (" + std::to_string(first) + " records first, " +
+                    std::to_string(now) + " now); do not modify the input files while gpudedup runs");
+}
+
+}  // namespace
+
 RecordReader::RecordReader(InputOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
 
 RecordReader::~RecordReader() = default;
@@ -120,6 +164,7 @@ const InputStats& RecordReader::stats() const { return impl_->stats; }
 uint64_t RecordReader::expected_bytes() const {
   uint64_t total = 0;
   for (const auto& in : impl_->inputs) {
+    if (!in.unusable.empty() || !in.problem.empty()) continue;  // skipped before a byte is read
     if (in.plain_bytes == 0) return 0;
     total += in.plain_bytes;
   }
@@ -134,6 +179,10 @@ bool RecordReader::next(InputBatch& batch, size_t max_docs, size_t max_bytes) {
   while (batch.size() < max_docs && (max_bytes == 0 || batch.docs.bytes.size() < max_bytes)) {
     io::RawRecord r;
     if (!m.next_raw(r)) {
+      if (m.current < m.inputs.size()) {  // a Parquet input
+        m.take_parquet(batch, max_docs, max_bytes);
+        continue;
+      }
       m.exhausted = true;
       break;
     }
@@ -144,7 +193,22 @@ bool RecordReader::next(InputBatch& batch, size_t max_docs, size_t max_bytes) {
   return !batch.docs.empty();
 }
 
-void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& out) {
+void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& out, KeptFormat format) {
+  auto& m = *impl_;
+  GD_EXPECTS(m.exhausted, "RecordReader::write_kept: read the input to the end with next() first");
+  if (format == KeptFormat::parquet) {
+    std::vector<std::string> paths;
+    std::vector<uint8_t> unusable;
+    for (const auto& input : m.inputs) {
+      GD_EXPECTS(input.format == InputFormat::parquet,
+                 "Parquet output needs Parquet inputs, but " + input.name + " is not one (see kept_format)");
+      paths.push_back(input.path);
+      unusable.push_back(!input.unusable.empty());
+    }
+    const uint64_t rows = io::write_parquet_kept(paths, unusable, keep, out);
+    if (rows != m.stats.records) throw changed_between_passes(m.stats.records, rows);
+    return;
+  }
   // One line sink for every file, newline after each record as the line formats have.
   class StreamSink : public KeptSink {
    public:
@@ -170,6 +234,13 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep,
   for (size_t f = 0; f < m.inputs.size(); ++f) {
     io::Input& input = m.inputs[f];
     KeptSink* sink = sink_for(f);
+    if (input.format == InputFormat::parquet) {
+      if (sink && input.records > 0)
+        throw usage_error(input.name + ": the kept rows of a Parquet file are written as Parquet, not as lines; name "
+                          "the output NAME.parquet and give only Parquet inputs, or use --output-dir");
+      number += input.records;  // written by write_kept_parquet
+      continue;
+    }
     if (input.records == 0) continue;  // skipped whole, or nothing in it
     auto cursor = io::open_cursor(input, false, io::kDefaultChunkBytes);
     io::RawRecord r;
@@ -187,6 +258,20 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep,
       throw data_error(input.name + " changed between the two passes (more than " + std::to_string(input.records) +
                        " records now); do not modify the input files while gpudedup runs");
   }
+  if (number != m.stats.records) throw changed_between_passes(m.stats.records, number);
+}
+
+void RecordReader::write_kept_parquet(size_t file, const std::vector<uint8_t>& keep, std::ostream& out) const {
+  const auto& m = *impl_;
+  GD_EXPECTS(m.exhausted, "RecordReader::write_kept_parquet: read the input to the end with next() first");
+  const io::Input& input = m.inputs.at(file);
+  GD_EXPECTS(input.format == InputFormat::parquet && input.unusable.empty(),
+             "RecordReader::write_kept_parquet: " + input.name + " is not a readable Parquet file");
+  GD_EXPECTS(input.first_record + input.records <= keep.size(), "RecordReader::write_kept_parquet: `keep` is too short");
+  const auto first = keep.begin() + std::ptrdiff_t(input.first_record);
+  const std::vector<uint8_t> own(first, first + std::ptrdiff_t(input.records));
+  const uint64_t rows = io::write_parquet_kept({input.path}, {0}, own, out);
+  if (rows != input.records) throw changed_between_passes(input.records, rows);
 }
 
 std::vector<InputFile> RecordReader::files() const {
@@ -197,6 +282,7 @@ std::vector<InputFile> RecordReader::files() const {
     f.path = in.path;
     f.relative = in.relative;
     f.whole_document = in.format == InputFormat::directory;
+    f.parquet = in.format == InputFormat::parquet;
     f.skipped = in.skipped;
     f.first_record = in.first_record;
     f.records = in.records;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "host/core/json_text.hpp"
+#include "host/core/keep_policy.hpp"
 
 namespace gpudedup::detail {
 
@@ -18,12 +19,12 @@ void write_tsv_field(std::ostream& out, std::string_view s) {
   }
 }
 
-void write_removed(std::ostream& out, const DedupResult& r, const IdTable& ids) {
-  for (size_t d = 0; d < r.representative.size(); ++d) {
-    if (r.representative[d] == d) continue;
-    write_tsv_field(out, ids[d]);
+void write_removed(std::ostream& out, const DedupResult& r, const IdTable& ids, const RemovedLineEnd& line_end) {
+  for (const RemovedDocument& x : removed_documents(r)) {
+    write_tsv_field(out, ids[x.document]);
     out.put('\t');
-    write_tsv_field(out, ids[r.representative[d]]);
+    write_tsv_field(out, ids[x.duplicate_of]);
+    if (line_end) line_end(out, x.document);
     out.put('\n');
   }
 }
@@ -54,12 +55,19 @@ void write_clusters(std::ostream& out, const DedupResult& r, const IdTable& ids)
   std::vector<uint32_t> start(count.begin(), count.end() - 1);
   std::vector<uint32_t> members(n);
   for (uint32_t d = 0; d < n; ++d) members[start[r.representative[d]]++] = d;
+  // Clusters are numbered in the order of their first members, whichever member the keep
+  // policy made the representative.
+  std::vector<uint8_t> seen(n, 0);
   uint64_t cluster = 0;
-  for (uint32_t rep = 0; rep < n; ++rep) {
+  for (uint32_t first = 0; first < n; ++first) {
+    const uint32_t rep = r.representative[first];
+    if (seen[rep]) continue;
+    seen[rep] = 1;
     const uint32_t lo = count[rep], hi = count[rep + 1];
     if (hi - lo < 2) continue;
     out << "{\"cluster\": " << cluster++ << ", \"representative\": ";
-    write_json_string(out, ids[rep]);
+    if (r.representatives_kept) write_json_string(out, ids[rep]);
+    else out << "null";
     out << ", \"members\": [";
     for (uint32_t k = lo; k < hi; ++k) {
       if (k > lo) out << ", ";

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "gpudedup/detail/buckets.hpp"
 #include "gpudedup/detail/minhash.hpp"
+#include "host/minhash/bucket_walk.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/minhash_fold.hpp"
 #include "host/core/parallel_errors.hpp"
@@ -97,16 +97,7 @@ class CpuBackend final : public ComputeBackend {
       keys_.push_back({band_key(sigs.row(d) + size_t(band) * rows, rows, band), uint32_t(d)});
     }
     radix_sort_by_key(keys_, scratch_);  // stable: equal keys stay in document order
-    for (size_t lo = 0; lo < keys_.size();) {
-      size_t hi = lo + 1;
-      while (hi < keys_.size() && keys_[hi].key == keys_[lo].key) ++hi;
-      const uint64_t s = hi - lo;
-      const uint64_t count = bucket_pair_count(s);
-      for (uint64_t j = 1; j < s && count; ++j) {
-        for (uint64_t i = j - bucket_predecessors(s, j); i < j; ++i) f(keys_[lo + i].doc, keys_[lo + j].doc);
-      }
-      lo = hi;
-    }
+    for_each_bucket_pair(keys_.data(), keys_.size(), f);
   }
 
   struct KeyDoc {

@@ -85,12 +85,13 @@ const LshParams& MinHashEngine::lsh_params() const { return impl_->lsh; }
 uint64_t MinHashEngine::size() const { return impl_->set_sizes.size(); }
 const Signatures& MinHashEngine::signatures() const { return impl_->signatures; }
 
-Signatures MinHashEngine::sketch(const DocumentBatch& batch) const {
+Signatures MinHashEngine::sketch(const DocumentBatch& batch, std::vector<uint32_t>* set_sizes) const {
   Signatures out;
   out.num_perm = impl_->spec.config.minhash.num_perm;
   out.values.resize(batch.size() * size_t(out.num_perm));
   std::vector<uint32_t> sizes(batch.size());
   impl_->compute->sketch(batch, out.values.data(), sizes.data(), nullptr);
+  if (set_sizes) *set_sizes = std::move(sizes);
   return out;
 }
 
@@ -119,6 +120,25 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   s.compute->sketch(batch, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
                     s.keep_sets ? &s.sets : nullptr);
   s.seconds.sketch += seconds_since(t0);
+  return first;
+}
+
+uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector<uint32_t>& set_sizes) {
+  auto& s = *impl_;
+  const Config& c = s.spec.config;
+  GD_EXPECTS(c.verify != VerifyMode::exact,
+             "`verify` exact compares shingle sets, which signatures made before do not hold: use estimate or none");
+  GD_EXPECTS(c.sampling.kind == SampleKind::none,
+             "`sampling.kind`: signatures made before (sketch files) are of unsampled sets: give no sampling");
+  GD_EXPECTS(sigs.num_perm == s.signatures.num_perm && set_sizes.size() == sigs.size(),
+             "`minhash.num_perm`: signatures of " + std::to_string(sigs.num_perm) + " values, the engine's have " +
+                 std::to_string(s.signatures.num_perm) + " (and one set size per signature)");
+  const uint64_t first = size();
+  if (first + sigs.size() >= UINT32_MAX) {
+    throw data_error("more than 4294967294 documents in one run: split the input into several runs");
+  }
+  s.signatures.values.append(sigs.values.data(), sigs.values.size());
+  s.set_sizes.insert(s.set_sizes.end(), set_sizes.begin(), set_sizes.end());
   return first;
 }
 

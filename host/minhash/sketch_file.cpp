@@ -1,9 +1,10 @@
-// Sketch file: little-endian, fixed 64-byte header, then records
-//   u32 id length, id bytes, num_perm x u32 values.
+// Sketch file: little-endian, fixed 64-byte header, the shard name, then records
+//   u32 id length, id bytes, u64 record, u64 text bytes, u32 set size, num_perm x u32 values.
 #include "gpudedup/sketch_file.hpp"
 
 #include <cstring>
 #include <fstream>
+#include <memory>
 
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
@@ -13,6 +14,8 @@ namespace gpudedup {
 namespace {
 
 constexpr size_t header_bytes = 64;
+constexpr uint32_t max_name_bytes = 1u << 20;  // ids and shard names; more is a corrupt file
+constexpr size_t record_fixed_bytes = 20;       // record number, text bytes, set size
 
 template <class T>
 void put(std::string& buf, T v) {
@@ -36,6 +39,8 @@ SketchHeader SketchHeader::from_config(const Config& c) {
   h.ngram = c.shingle.ngram;
   h.remove_stop_words = c.shingle.remove_stop_words;
   h.stop_word_anchored = c.shingle.stop_word_anchored;
+  h.normalize = c.shingle.normalize;
+  h.tokenizer = c.shingle.tokenizer;
   const auto spec = detail::make_shingle_spec(c.shingle);
   if (!spec.stop_word_hashes.empty() && (h.remove_stop_words || h.stop_word_anchored)) {
     h.stop_words_hash = detail::xxhash64_u64(spec.stop_word_hashes.data(), spec.stop_word_hashes.size());
@@ -50,35 +55,59 @@ void write_sketch_header(std::ostream& out, const SketchHeader& h) {
   put<uint64_t>(buf, h.seed);
   put<uint8_t>(buf, h.shingle == ShingleKind::words ? 1 : 0);
   put<uint8_t>(buf, uint8_t((h.remove_stop_words ? 1 : 0) | (h.stop_word_anchored ? 2 : 0)));
-  put<uint16_t>(buf, 0);
+  put<uint8_t>(buf, uint8_t(uint8_t(h.normalize.case_fold) | (h.normalize.nfkc ? 4 : 0) |
+                            (h.normalize.remove_punctuation ? 8 : 0) | (h.ids_are_record_numbers ? 16 : 0)));
+  put<uint8_t>(buf, uint8_t(h.tokenizer));
   put<uint32_t>(buf, h.ngram);
   put<uint64_t>(buf, h.stop_words_hash);
   put<uint64_t>(buf, h.documents);
+  put<uint64_t>(buf, h.records);
+  put<uint32_t>(buf, uint32_t(h.shard.size()));
   buf.resize(header_bytes, '\0');
+  buf += h.shard;
   out.write(buf.data(), std::streamsize(buf.size()));
 }
 
-void write_sketch_record(std::ostream& out, const std::string& id, const uint32_t* values, uint32_t num_perm) {
+void write_sketch_record(std::ostream& out, const SketchRecord& where, const uint32_t* values, uint32_t num_perm) {
   std::string buf;
-  buf.reserve(4 + id.size() + 4 * size_t(num_perm));
-  put<uint32_t>(buf, uint32_t(id.size()));
-  buf += id;
+  buf.reserve(24 + where.id.size() + 4 * size_t(num_perm));
+  put<uint32_t>(buf, uint32_t(where.id.size()));
+  buf += where.id;
+  put<uint64_t>(buf, where.record);
+  put<uint64_t>(buf, where.text_bytes);
+  put<uint32_t>(buf, where.set_size);
   for (uint32_t i = 0; i < num_perm; ++i) put<uint32_t>(buf, values[i]);
   out.write(buf.data(), std::streamsize(buf.size()));
 }
 
-SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>* records) {
-  std::ifstream in(path, std::ios::binary);
+struct SketchFileReader::Impl {
+  std::string path;
+  std::ifstream in;
+  SketchHeader h;
+  uint64_t read = 0;  // records read so far
+  std::vector<unsigned char> buf;
+
+  [[noreturn]] void corrupt(const std::string& what) const {
+    throw data_error(path + ": " + what + " at record " + std::to_string(read) +
+                     " (a truncated or damaged sketch file: run gpudedup sketch on its shard again)");
+  }
+};
+
+SketchFileReader::SketchFileReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  auto& s = *impl_;
+  s.path = path;
+  s.in.open(path, std::ios::binary);
+  std::ifstream& in = s.in;
+  SketchHeader& h = s.h;
   if (!in) throw data_error(path + ": cannot open the sketch file");
   unsigned char hb[header_bytes];
   if (!in.read(reinterpret_cast<char*>(hb), header_bytes) || std::memcmp(hb, sketch_file_magic, 8) != 0) {
     throw data_error(path + ": not a gpudedup sketch file (bad magic or shorter than its header)");
   }
-  SketchHeader h;
   h.version = get<uint32_t>(hb + 8);
   if (h.version != sketch_file_version) {
     throw data_error(path + ": sketch file version " + std::to_string(h.version) + ", this program reads " +
-                     std::to_string(sketch_file_version));
+                     std::to_string(sketch_file_version) + ": run this gpudedup sketch on its shard again");
   }
   h.num_perm = get<uint32_t>(hb + 12);
   if (h.num_perm < 1 || h.num_perm > 4096) {
@@ -88,30 +117,64 @@ SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>
   h.shingle = hb[24] ? ShingleKind::words : ShingleKind::chars;
   h.remove_stop_words = hb[25] & 1;
   h.stop_word_anchored = hb[25] & 2;
+  if ((hb[26] & 3) > uint8_t(CaseFold::simple) || (hb[26] & 0xE0) || hb[27] > uint8_t(Tokenizer::icu)) {
+    throw data_error(path + ": corrupt sketch file header (unknown normalization or tokenizer)");
+  }
+  h.normalize.case_fold = CaseFold(hb[26] & 3);
+  h.normalize.nfkc = hb[26] & 4;
+  h.normalize.remove_punctuation = hb[26] & 8;
+  h.ids_are_record_numbers = hb[26] & 16;
+  h.tokenizer = Tokenizer(hb[27]);
   h.ngram = get<uint32_t>(hb + 28);
   h.stop_words_hash = get<uint64_t>(hb + 32);
   h.documents = get<uint64_t>(hb + 40);
-  if (!records) return h;
-  records->clear();
-  std::vector<unsigned char> buf(4 * size_t(h.num_perm));
-  for (uint64_t d = 0; d < h.documents; ++d) {
-    unsigned char len[4];
-    SketchRecord rec;
-    if (!in.read(reinterpret_cast<char*>(len), 4)) throw data_error(path + ": truncated at record " + std::to_string(d));
-    const uint32_t id_len = get<uint32_t>(len);
-    if (id_len > (1u << 20)) {
-      throw data_error(path + ": corrupt record " + std::to_string(d) + " (id of " + std::to_string(id_len) + " bytes)");
-    }
-    rec.id.resize(id_len);
-    if (!in.read(rec.id.data(), std::streamsize(rec.id.size())) ||
-        !in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(buf.size()))) {
-      throw data_error(path + ": truncated at record " + std::to_string(d));
-    }
-    rec.values.resize(h.num_perm);
-    for (uint32_t i = 0; i < h.num_perm; ++i) rec.values[i] = get<uint32_t>(buf.data() + 4 * i);
-    records->push_back(std::move(rec));
+  h.records = get<uint64_t>(hb + 48);
+  const uint32_t shard_len = get<uint32_t>(hb + 56);
+  if (shard_len > max_name_bytes || h.documents > h.records) {
+    throw data_error(path + ": corrupt sketch file header (shard name of " + std::to_string(shard_len) + " bytes, " +
+                     std::to_string(h.documents) + " documents in " + std::to_string(h.records) + " records)");
   }
-  return h;
+  h.shard.resize(shard_len);
+  if (!in.read(h.shard.data(), std::streamsize(shard_len))) throw data_error(path + ": truncated in its shard name");
+  s.buf.resize(record_fixed_bytes + 4 * size_t(h.num_perm));
+}
+
+SketchFileReader::~SketchFileReader() = default;
+
+const SketchHeader& SketchFileReader::header() const { return impl_->h; }
+
+bool SketchFileReader::next(SketchRecord& rec) {
+  auto& s = *impl_;
+  if (s.read == s.h.documents) return false;
+  unsigned char len[4];
+  if (!s.in.read(reinterpret_cast<char*>(len), 4)) s.corrupt("end of file");
+  const uint32_t id_len = get<uint32_t>(len);
+  if (id_len > max_name_bytes) s.corrupt("an id of " + std::to_string(id_len) + " bytes");
+  rec.id.resize(id_len);
+  if (!s.in.read(rec.id.data(), std::streamsize(rec.id.size())) ||
+      !s.in.read(reinterpret_cast<char*>(s.buf.data()), std::streamsize(s.buf.size()))) {
+    s.corrupt("end of file");
+  }
+  rec.record = get<uint64_t>(s.buf.data());
+  rec.text_bytes = get<uint64_t>(s.buf.data() + 8);
+  rec.set_size = get<uint32_t>(s.buf.data() + 16);
+  if (rec.record >= s.h.records) {
+    s.corrupt("record number " + std::to_string(rec.record) + " past the file's " + std::to_string(s.h.records) +
+              " records");
+  }
+  rec.values.resize(s.h.num_perm);
+  for (uint32_t i = 0; i < s.h.num_perm; ++i) rec.values[i] = get<uint32_t>(s.buf.data() + record_fixed_bytes + 4 * i);
+  ++s.read;
+  return true;
+}
+
+SketchHeader read_sketch_file(const std::string& path, std::vector<SketchRecord>* records) {
+  SketchFileReader reader(path);
+  if (records) {
+    records->clear();
+    for (SketchRecord rec; reader.next(rec);) records->push_back(rec);
+  }
+  return reader.header();
 }
 
 }  // namespace gpudedup

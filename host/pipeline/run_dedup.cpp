@@ -9,31 +9,21 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
 #include "host/core/id_table.hpp"
+#include "host/core/keep_policy.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
 #include "host/pipeline/job_eta.hpp"
+#include "host/pipeline/job_outputs.hpp"
 
 namespace gpudedup {
 namespace {
 
 using clock_type = detail::stage_clock;
+using detail::compares_lengths;
+using detail::output_paths;
 using detail::seconds_since;
-
-/// The job's output files, in the order they are committed, named by their parameters.
-std::vector<NamedPath> output_paths(const OutputOptions& o) {
-  return {{"outputs.output", o.output},
-          {"outputs.removed", o.removed},
-          {"outputs.pairs", o.pairs},
-          {"outputs.clusters", o.clusters},
-          {"outputs.stats", o.stats}};
-}
-
-/// Writes through the output with this parameter when it was asked for.
-template <class Write>
-void write_output(OutputSet& files, const char* parameter, Write&& write) {
-  if (AtomicOutputFile* file = files.file(parameter)) write(file->stream());
-}
+using detail::write_output;
 
 /// Passes kept records on and reports every 65,536th, for the write stage's progress.
 class CountingSink : public KeptSink {
@@ -84,6 +74,12 @@ class ShardOutputs {
     end();
     const InputFile& file = inputs_.at(f);
     if (file.skipped && file.records == 0) return nullptr;  // nothing of it was read
+    if (file.parquet) {  // its kept rows as Parquet, same schema: written whole here
+      AtomicOutputFile& out = files_.open(first_ + f);
+      reader_.write_kept_parquet(f, keep, out.stream());
+      files_.close(first_ + f);
+      return nullptr;
+    }
     // A whole document has a file of its own only when it is kept.
     if (file.whole_document && (file.records == 0 || !keep[file.first_record])) return nullptr;
     AtomicOutputFile& out = files_.open(first_ + f);
@@ -110,10 +106,12 @@ class ShardOutputs {
 
 namespace {
 
-/// What the first pass keeps: ids and record numbers, never the text.
+/// What the first pass keeps: ids, record numbers and, when the keep policy compares
+/// lengths, text bytes; never the text.
 struct ReadState {
   detail::IdTable ids;
   std::vector<uint64_t> record_of;
+  std::vector<uint64_t> text_bytes;
 };
 
 /// The job's input options: a metadata field the method asks for is read with the
@@ -129,6 +127,17 @@ InputOptions input_options(const DedupJob& job, const MethodNeeds& needs) {
                "`input.meta_field` " + in.meta_field + " is read by no part of `method` " + job.config.method);
   }
   return in;
+}
+
+/// A Parquet file found in a folder cannot go to a line output (its rows are not lines):
+/// refused before the first pass, not found at the second.
+void refuse_parquet_as_lines(const RecordReader& reader, const std::string& output) {
+  for (const auto& f : reader.files()) {
+    if (!f.parquet) continue;
+    throw usage_error(output + ": " + f.path + " is a Parquet file, whose kept rows are written as Parquet; "
+                      "use --output-dir DIR (an output per input file, Parquet for Parquet) or give only "
+                      "Parquet inputs with -o NAME.parquet");
+  }
 }
 
 /// A run that read no document is a mistake (a wrong field name, an empty or wrong file):
@@ -152,6 +161,7 @@ void fail_if_nothing_read(const InputOptions& in, const InputStats& st) {
 }  // namespace
 
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
+  if (!job.sketches.empty()) return detail::run_dedup_from_sketches(job, progress);
   GD_EXPECTS(job.batch_size >= 1, "`batch_size` must be >= 1");
   GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),
              "`outputs.output` and `outputs.output_dir` both take the kept records: give one of them");
@@ -162,6 +172,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   InputOptions input = input_options(job, needs);
   // Checked and opened before any work: an output that is an input, or two outputs on
   // one file, stop the run here; a folder input does not read the outputs inside it.
+  const KeptFormat kept_as = kept_format(job.outputs.output, input);  // refused now, not after the work
   OutputSet files(output_paths(job.outputs), input_paths(input));
   files.skip_outputs(input);
   s.backend = method->backend();
@@ -217,11 +228,13 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   RecordReader reader(input);
   std::optional<ShardOutputs> shards;
   if (!job.outputs.output_dir.empty()) shards.emplace(files, reader, job.outputs.output_dir);
+  if (!job.outputs.output.empty() && kept_as == KeptFormat::records) refuse_parquet_as_lines(reader, job.outputs.output);
   ReadState kept;
   read_all(reader, "sketch", [&](const InputBatch& b) {
     for (size_t i = 0; i < b.size(); ++i) {
       kept.ids.add(b.ids[i]);
       kept.record_of.push_back(b.records[i]);
+      if (compares_lengths(job.config.keep)) kept.text_bytes.push_back(b.docs.text(i).size());
     }
     method->add(b.docs, b.meta);
   });
@@ -231,6 +244,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   eta.candidates(seconds_since(t_start));
   if (progress) send("candidates");
   s.result = method->finish();
+  detail::apply_keep_policy(s.result, job.config.keep, kept.text_bytes);
   s.method_stats = method->stats_fields(s.result);
   s.description = method->describe(s.result);
   s.kept = s.result.documents - s.result.removed;
@@ -246,13 +260,18 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   const auto t_write = clock_type::now();
   const auto& ids = kept.ids;
   std::vector<uint8_t> keep(s.input.records, 0);
-  for (size_t d = 0; d < kept.record_of.size(); ++d) keep[kept.record_of[d]] = s.result.representative[d] == d;
+  for (uint64_t record : kept.record_of) keep[record] = 1;
+  for (const auto& x : detail::removed_documents(s.result)) keep[kept.record_of[x.document]] = 0;
   if (AtomicOutputFile* file = files.file("outputs.output")) {
-    // The output's format (plain, .zst, .gz) is its writer's business (host/io/kept_sink).
-    const std::unique_ptr<KeptSink> sink = io::make_kept_sink(file->path(), file->stream());
-    CountingSink counted(written);
-    reader.write_kept(keep, [&](size_t) { return counted.wrap(sink.get()); });
-    sink->finish();
+    if (kept_as == KeptFormat::parquet) {
+      reader.write_kept(keep, file->stream(), kept_as);
+    } else {
+      // The output's format (plain, .zst, .gz) is its writer's business (host/io/kept_sink).
+      const std::unique_ptr<KeptSink> sink = io::make_kept_sink(file->path(), file->stream());
+      CountingSink counted(written);
+      reader.write_kept(keep, [&](size_t) { return counted.wrap(sink.get()); });
+      sink->finish();
+    }
   }
   if (shards) {
     CountingSink counted(written);

@@ -37,7 +37,8 @@ std::string stats_json(const DedupJob& job, const DedupSummary& s) {
     << "  \"false_negative_area\": " << r.lsh.false_negative_area << ",\n"
     << "  \"shingle\": \"" << to_string(c.shingle.kind) << "\",\n"
     << "  \"ngram\": " << c.shingle.ngram << ",\n"
-    << "  \"verify\": \"" << to_string(c.verify) << "\",\n";
+    << "  \"verify\": \"" << to_string(c.verify) << "\",\n"
+    << "  \"keep\": \"" << to_string(c.keep) << "\",\n";
   for (const StatsField& f : s.method_stats) o << "  \"" << f.key << "\": " << f.json << ",\n";
   if (c.sampling.kind != SampleKind::none) {
     o << "  \"sample\": \"" << to_string(c.sampling.kind) << "\",\n";

@@ -10,11 +10,12 @@
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/sampling.hpp"
+#include "host/shingle/text_stages.hpp"
 
 namespace gpudedup::detail {
 
 word_shingle_params ShingleSpec::word_params() const {
-  return {k, stop_word_hashes.data(), stop_word_hashes.size(), remove_stop_words, anchored};
+  return {k, stop_word_hashes.data(), stop_word_hashes.size(), remove_stop_words, anchored, !icu_tokens};
 }
 
 const std::vector<std::string>& default_stop_words() {
@@ -38,17 +39,24 @@ ShingleSpec make_shingle_spec(const ShingleConfig& config) {
   spec.k = config.ngram;
   spec.remove_stop_words = config.remove_stop_words;
   spec.anchored = config.stop_word_anchored;
+  spec.normalize.fold = config.normalize.case_fold == CaseFold::simple  ? case_fold_kind::simple
+                        : config.normalize.case_fold == CaseFold::ascii ? case_fold_kind::ascii
+                                                                        : case_fold_kind::none;
+  spec.normalize.remove_punctuation = config.normalize.remove_punctuation;
+  spec.nfkc = config.normalize.nfkc;
+  spec.icu_tokens = config.tokenizer == Tokenizer::icu && config.kind == ShingleKind::words;
   const auto& words = config.stop_words.empty() && config.stop_word_anchored
                           ? default_stop_words()
                           : config.stop_words;
   std::vector<uint8_t> buf;
+  const bool split_cjk = !spec.icu_tokens;
   for (const auto& w : words) {
-    buf.assign(w.begin(), w.end());
-    const size_t n = normalize_text(buf.data(), buf.size(), buf.data());
-    // A stop-word entry is one token; entries that normalize to nothing are ignored.
+    // Normalized and tokenized like text (ICU tokens: an entry such as 我們 is one word);
+    // each token of an entry is a stop word; entries that normalize to nothing are ignored.
+    const size_t n = normalize_into(spec, w, buf);
     for_each_token(buf.data(), n, [&](size_t b, size_t e) {
       spec.stop_word_hashes.push_back(token_hash(buf.data(), b, e));
-    });
+    }, split_cjk);
   }
   std::sort(spec.stop_word_hashes.begin(), spec.stop_word_hashes.end());
   spec.stop_word_hashes.erase(std::unique(spec.stop_word_hashes.begin(), spec.stop_word_hashes.end()),
@@ -56,10 +64,12 @@ ShingleSpec make_shingle_spec(const ShingleConfig& config) {
   return spec;
 }
 
-size_t normalize_text_fast(const uint8_t* in, size_t n, uint8_t* out) {
+size_t normalize_text_fast(const uint8_t* in, size_t n, uint8_t* out, const normalize_options& opt) {
   size_t o = 0, i = 0;
   bool pending_space = false;
 #if defined(__SSE2__)
+  // (Only where ASCII is lowercased and kept whole: other options take the scalar steps.)
+  const bool vector_ok = opt.fold != case_fold_kind::none && !opt.remove_punctuation;
   // 16 bytes at a time while they are ASCII with no white space but single spaces: then
   // the output is the input lowercased, spaces included, which is what the scalar rule
   // gives as long as no space is leading, doubled, or follows a pending space. A space
@@ -67,7 +77,7 @@ size_t normalize_text_fast(const uint8_t* in, size_t n, uint8_t* out) {
   // scalar steps until the position has passed it.
   const __m128i ctl_lo = _mm_set1_epi8(0x08), ctl_hi = _mm_set1_epi8(0x0E), space = _mm_set1_epi8(0x20);
   const __m128i up_lo = _mm_set1_epi8('A' - 1), up_hi = _mm_set1_epi8('Z' + 1);
-  while (i + 16 <= n) {
+  while (vector_ok && i + 16 <= n) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
     const unsigned high = unsigned(_mm_movemask_epi8(x));  // bytes >= 0x80
     const unsigned ctl = unsigned(_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(x, ctl_lo), _mm_cmpgt_epi8(ctl_hi, x))));
@@ -83,23 +93,29 @@ size_t normalize_text_fast(const uint8_t* in, size_t n, uint8_t* out) {
       continue;
     }
     const size_t end = i + 16;
-    while (i < end) i = normalize_step(in, n, i, out, o, pending_space);
+    while (i < end) i = normalize_step(in, n, i, out, o, pending_space, opt);
   }
 #endif
-  while (i < n) i = normalize_step(in, n, i, out, o, pending_space);
+  while (i < n) i = normalize_step(in, n, i, out, o, pending_space, opt);
   return o;
 }
 
-size_t normalize_into(std::string_view text, std::vector<uint8_t>& scratch) {
+size_t normalize_into(std::string_view text, std::vector<uint8_t>& scratch, const normalize_options& opt) {
   // 16 bytes of slack: the vector path stores whole chunks.
   if (scratch.size() < text.size() + 16) scratch.resize(text.size() + 16);
-  return normalize_text_fast(reinterpret_cast<const uint8_t*>(text.data()), text.size(), scratch.data());
+  return normalize_text_fast(reinterpret_cast<const uint8_t*>(text.data()), text.size(), scratch.data(), opt);
+}
+
+size_t normalize_into(const ShingleSpec& spec, std::string_view text, std::vector<uint8_t>& scratch) {
+  thread_local std::string staged;
+  if (apply_host_stages(spec, text, staged)) text = staged;
+  return normalize_into(text, scratch, spec.normalize);
 }
 
 void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uint8_t>& scratch,
                  std::vector<uint64_t>& out) {
   out.clear();
-  const size_t n = normalize_into(text, scratch);
+  const size_t n = normalize_into(spec, text, scratch);
   for_each_shingle(spec, scratch.data(), n, [&](uint64_t h) { out.push_back(h); });
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -135,7 +151,7 @@ void sample_set(const ShingleSpec& spec, std::vector<uint64_t>& set) {
 size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, ShingleScratch& scratch,
                              std::vector<uint32_t>& keys) {
   keys.clear();
-  const size_t n = normalize_into(text, scratch.text);
+  const size_t n = normalize_into(spec, text, scratch.text);
   if (n == 0) return 0;
   // A text of n bytes has at most n shingles (one per code-point start). The table keeps
   // its load at or below 1/2 so probes stay short, and grows with the distinct shingles

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpudedup/config.hpp"
+#include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/shingle.hpp"
 #include "gpudedup/detail/shingle_spec.hpp"
 
@@ -83,11 +84,14 @@ void for_each_shingle(const ShingleSpec& spec, const uint8_t* text, size_t n, F&
 }
 
 /// normalize_text of detail/normalize.hpp (same output), 16 bytes at a time where the
-/// text is plain ASCII. `out` must not overlap `in` and must have room for n + 16 bytes.
-size_t normalize_text_fast(const uint8_t* in, size_t n, uint8_t* out);
+/// text is plain ASCII (and opt lowercases ASCII and keeps punctuation, the default).
+/// `out` must not overlap `in` and must have room for n + 16 bytes.
+size_t normalize_text_fast(const uint8_t* in, size_t n, uint8_t* out, const normalize_options& opt = {});
 
 /// Normalizes `text` into `scratch` (grown to fit) and returns the normalized length.
-size_t normalize_into(std::string_view text, std::vector<uint8_t>& scratch);
+size_t normalize_into(std::string_view text, std::vector<uint8_t>& scratch, const normalize_options& opt = {});
+/// The same under spec: its host stages (text_stages.hpp), then spec.normalize.
+size_t normalize_into(const ShingleSpec& spec, std::string_view text, std::vector<uint8_t>& scratch);
 
 /// Normalizes `text` (using `scratch`) and stores its sorted unique shingle hashes in `out`
 /// (their sample, when spec.sample is set).

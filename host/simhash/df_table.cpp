@@ -22,7 +22,7 @@ void count_document_frequencies(const SimHashSpec& spec, const DocumentBatch& ba
     std::vector<uint8_t> scratch;
 #pragma omp for schedule(dynamic, 16)
     for (int64_t d = 0; d < n; ++d) errors.run([&] {
-      const size_t len = normalize_into(batch.text(size_t(d)), scratch);
+      const size_t len = normalize_into(spec.shingles, batch.text(size_t(d)), scratch);
       auto& f = per_doc[size_t(d)];
       for_each_simhash_feature(scratch.data(), len, spec.features, wp, [&](uint64_t h, uint32_t) { f.push_back(h); });
       std::sort(f.begin(), f.end());

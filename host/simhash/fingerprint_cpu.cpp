@@ -32,7 +32,7 @@ void simhash_fingerprints_cpu(const SimHashSpec& spec, const DocumentBatch& batc
     std::vector<uint8_t> scratch;
 #pragma omp for schedule(dynamic, 16)
     for (int64_t d = 0; d < n; ++d) errors.run([&] {
-      const size_t len = normalize_into(batch.text(size_t(d)), scratch);
+      const size_t len = normalize_into(spec.shingles, batch.text(size_t(d)), scratch);
       fps[d] = simhash_fingerprint_text(spec, scratch.data(), len, feature_counts + d);
     });
   }

@@ -34,6 +34,8 @@ SimHashSpec make_simhash_spec(const Config& config, const SimHashConfig& simhash
   if (simhash.features == SimHashFeatures::tokens) spec.features = simhash_feature_kind::tokens;
   else if (config.shingle.kind == ShingleKind::chars) spec.features = simhash_feature_kind::char_kgrams;
   else spec.features = simhash_feature_kind::word_kgrams;
+  // Word features take ICU tokens under --tokenizer icu, tokens mode included.
+  spec.shingles.icu_tokens = config.shingle.tokenizer == Tokenizer::icu && spec.features != simhash_feature_kind::char_kgrams;
   spec.weights = simhash.weights == SimHashWeights::tf      ? simhash_weight_kind::tf
                  : simhash.weights == SimHashWeights::tfidf ? simhash_weight_kind::tfidf
                                                             : simhash_weight_kind::tfidf_len;

@@ -18,6 +18,42 @@ enum class Similarity { jaccard, containment };
 enum class BloomMeasure { cosine, overlap, dice, jaccard };
 /// Shingle sampling before any method (docs/sketches.md): Broder's MIN_s and MOD_m.
 enum class SampleKind { none, minwise, modm, mins };
+/// Which member of each cluster of near-duplicates the dedup job keeps (Config::keep).
+/// Length is the byte length of the document's text (the decoded text field, or the line
+/// or file of a text input). Ties go to the first in input order.
+enum class KeepPolicy {
+  first,     ///< the first member in input order
+  longest,   ///< the member with the most text bytes
+  shortest,  ///< the member with the fewest text bytes
+  none,      ///< no member: every document of a cluster of two or more is removed
+};
+
+/// Case in normalized text: none kept, ASCII A-Z only (the rule before 0.2), or simple
+/// case folding of every script (CaseFolding.txt C+S).
+enum class CaseFold { none, ascii, simple };
+/// Word tokens: `simple` = runs of non-space with each CJK ideograph, kana or hangul
+/// syllable a token of its own; `icu` = ICU's word break iterator (dictionary-based for
+/// Chinese, Japanese, Thai), a host stage (docs/architecture.md).
+enum class Tokenizer { simple, icu };
+
+/// How text is normalized before shingling (detail/normalize.hpp, docs/architecture.md).
+/// White space is always collapsed; the CLI spells it `--normalize fold,nfkc,punct`.
+struct NormalizeConfig {
+  CaseFold case_fold = CaseFold::simple;
+  bool nfkc = false;                ///< Unicode NFKC first (host stage, ICU)
+  bool remove_punctuation = false;  ///< drop general category P* (punctuation)
+
+  bool operator==(const NormalizeConfig& o) const {
+    return case_fold == o.case_fold && nfkc == o.nfkc && remove_punctuation == o.remove_punctuation;
+  }
+  bool operator!=(const NormalizeConfig& o) const { return !(*this == o); }
+};
+
+/// "fold", "ascii,nfkc,punct", "none": the items of `--normalize`, comma-separated.
+std::string to_string(const NormalizeConfig&);
+/// Parses a `--normalize` list (items fold, ascii, nfkc, punct, or none alone); nullopt
+/// for an unknown item or a contradiction (fold with ascii, none with others).
+std::optional<NormalizeConfig> parse_normalize(std::string_view list);
 
 /// How text becomes a set of 64-bit shingle hashes (detail/shingle.hpp).
 struct ShingleConfig {
@@ -26,6 +62,8 @@ struct ShingleConfig {
   std::vector<std::string> stop_words; ///< raw words; normalized like text before use
   bool remove_stop_words = false;      ///< words only: drop stop words before shingling
   bool stop_word_anchored = false;     ///< words only: shingles = stop word + next two words
+  NormalizeConfig normalize;           ///< before shingling; also SimHash features
+  Tokenizer tokenizer = Tokenizer::simple;  ///< word shingles, SimHash tokens
 };
 
 struct MinHashConfig {
@@ -121,6 +159,10 @@ struct Config {
   /// Report every verified pair, not only the pairs that joined two clusters. Slower:
   /// pairs inside a cluster are verified too instead of being skipped.
   bool all_pairs = false;
+  /// Which member of each cluster run_dedup() keeps and names as its representative.
+  /// Methods always label a cluster by its first member; the job applies the policy after
+  /// clustering. The index (index.hpp) keeps the first document it saw, whatever this says.
+  KeepPolicy keep = KeepPolicy::first;
   int threads = 0;  ///< CPU threads; 0 = all cores
   int device = 0;   ///< CUDA device ordinal
 
@@ -139,6 +181,9 @@ const char* to_string(BloomMeasure);
 const char* to_string(SampleKind);
 const char* to_string(SimHashWeights);
 const char* to_string(SimHashFeatures);
+const char* to_string(KeepPolicy);
+const char* to_string(CaseFold);
+const char* to_string(Tokenizer);
 
 /// The value whose to_string() is `name`; nullopt for any other name. Defined for every
 /// enum with a to_string (the same table gives both directions).

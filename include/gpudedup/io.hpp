@@ -1,7 +1,8 @@
 #pragma once
 /// @file io.hpp
 /// Streaming input (JSONL, plain text, a directory, stdin; each plain, zstd or gzip, told
-/// by content) and the second pass that copies kept records to the output byte for byte.
+/// by content; Parquet files) and the second pass that copies kept records to the output
+/// byte for byte (Parquet: kept rows as Parquet).
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -14,7 +15,7 @@
 
 namespace gpudedup {
 
-enum class InputFormat { automatic, jsonl, text, directory };
+enum class InputFormat { automatic, jsonl, text, directory, parquet };
 
 /// Which file a path names, whatever the spelling or link: the device and inode numbers
 /// stat() gives.
@@ -23,17 +24,19 @@ struct FileId {
   uint64_t inode = 0;
   bool operator==(const FileId& o) const { return device == o.device && inode == o.inode; }
 };
-/// "auto", "jsonl", "text", "dir" (from_string<InputFormat> reads them back).
+/// "auto", "jsonl", "text", "dir", "parquet" (from_string<InputFormat> reads them back).
 const char* to_string(InputFormat);
 
 struct InputOptions {
   /// Files, directories, or "-" for stdin (spooled to a temporary file for the second pass).
   std::vector<std::string> paths;
-  /// automatic: a name ending .jsonl, .json or .ndjson (optionally followed by .zst or
-  /// .gz) is `jsonl`; any other file is `text`; a folder is expanded to its files, where
-  /// a JSONL name is `jsonl` and any other file one document (`directory`). `jsonl` or
-  /// `text` read every file, a folder's too, in that format. Whether a file is
-  /// compressed is told by its first bytes, whatever the format.
+  /// automatic: a file starting with "PAR1" is `parquet`; a name ending .jsonl, .json or
+  /// .ndjson (optionally followed by .zst or .gz) is `jsonl`; any other file is `text`; a
+  /// folder is expanded to its files, where a Parquet file (by its head) is `parquet`, a
+  /// JSONL name `jsonl` and any other file one document (`directory`). `jsonl` or `text`
+  /// read every file that is not Parquet, a folder's too, in that format. Whether a file
+  /// is compressed is told by its first bytes, whatever the format. Parquet: `text_field`
+  /// and `id_field` name columns.
   InputFormat format = InputFormat::automatic;
   std::string text_field = "text";
   std::string id_field;        ///< empty: the id is the 0-based record number
@@ -56,11 +59,12 @@ struct InputStats {
   uint64_t documents = 0;    ///< records with a usable text
   uint64_t skipped = 0;      ///< malformed records, missing or non-string text field, non-array meta field
   uint64_t blank_lines = 0;  ///< JSONL lines holding only white space (not records)
-  uint64_t bytes = 0;        ///< input bytes read (after decompression)
+  uint64_t bytes = 0;        ///< input bytes read (after decompression; Parquet: compressed row groups)
   std::vector<std::string> reports;  ///< "file:line: what is wrong" for the first few
-  /// Files of a folder that could not be read, whole or in part (binary content, no read
-  /// permission, a named pipe, corrupt compressed data): skipped, the run goes on. Their
-  /// records read before the failure count; the rest of the file has no records.
+  /// Files that could not be read, whole or in part: a folder's file (binary content, no
+  /// read permission, a named pipe, corrupt compressed data) or any Parquet file (corrupt
+  /// footer, missing or non-string column). Skipped, the run goes on. Their records read
+  /// before the failure count; the rest of the file has no records.
   uint64_t skipped_files = 0;
   std::vector<std::string> file_reports;  ///< "file: what is wrong" for the first few
 };
@@ -73,6 +77,7 @@ struct InputFile {
   /// path given, its file name.
   std::string relative;
   bool whole_document = false;  ///< a folder's file read as one document
+  bool parquet = false;         ///< a Parquet file: its kept rows are written as Parquet
   bool skipped = false;         ///< could not be read (InputStats::file_reports); after the first pass
   uint64_t first_record = 0;    ///< its first record's number; after the first pass
   uint64_t records = 0;         ///< its records (documents + skipped); after the first pass
@@ -104,6 +109,16 @@ struct InputBatch {
   size_t size() const { return docs.size(); }
 };
 
+/// How RecordReader::write_kept writes: each record's raw bytes and a newline, or the kept
+/// rows of Parquet inputs as one Parquet file.
+enum class KeptFormat { records, parquet };
+
+/// The format of the kept output `path` for these inputs: parquet when the path ends in
+/// .parquet, or when every input is a Parquet file and the file name has no extension;
+/// records otherwise. @throws usage_error when the two do not fit (Parquet output of JSONL
+/// input, or Parquet input with an output such as kept.jsonl), naming `path`.
+KeptFormat kept_format(const std::string& path, const InputOptions& input);
+
 class RecordReader {
  public:
   /// @throws data_error naming the path when an input is missing or unreadable;
@@ -120,17 +135,22 @@ class RecordReader {
   bool next(InputBatch& batch, size_t max_docs, size_t max_bytes);
   const InputStats& stats() const;
   /// The bytes a whole pass will read (InputStats::bytes at its end), known up front when
-  /// every input is an uncompressed regular file; 0 otherwise (stdin, zstd, gzip, folders).
+  /// every input (a folder's files too) is an uncompressed regular file or a Parquet file
+  /// (files skipped before they are read add nothing); 0 otherwise (stdin, zstd, gzip).
   uint64_t expected_bytes() const;
 
   /// Second pass: writes, in input order, the raw record of every record r with
   /// keep[r] != 0 (JSONL: the original line; text: the line; directory: the file's
   /// bytes; decompressed), each followed by a newline. Call after the input is exhausted.
-  void write_kept(const std::vector<uint8_t>& keep, std::ostream& out);
+  /// KeptFormat::parquet: the kept rows of the Parquet inputs, same schema and order.
+  void write_kept(const std::vector<uint8_t>& keep, std::ostream& out, KeptFormat format = KeptFormat::records);
   /// Second pass to one sink per input file: `sink_for(i)` is called as file i of files()
   /// starts (in order) and gets its kept records; nullptr leaves the file's records out.
-  /// The caller finishes the sinks.
+  /// A Parquet file's rows are not records: its sink must be nullptr (the caller writes
+  /// its kept rows with write_kept_parquet). The caller finishes the sinks.
   void write_kept(const std::vector<uint8_t>& keep, const std::function<KeptSink*(size_t file)>& sink_for);
+  /// The kept rows of the Parquet file `file` of files() as Parquet (same schema, order).
+  void write_kept_parquet(size_t file, const std::vector<uint8_t>& keep, std::ostream& out) const;
   /// The files the inputs expand to, in reading order (the counts after the first pass).
   std::vector<InputFile> files() const;
 

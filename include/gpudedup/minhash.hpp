@@ -52,8 +52,9 @@ class MinHashEngine final : public DedupMethod {
   /// Bands and rows used for candidates (given or chosen for the threshold).
   const LshParams& lsh_params() const;
 
-  /// MinHash signatures of a batch (does not add it).
-  Signatures sketch(const DocumentBatch& batch) const;
+  /// MinHash signatures of a batch (does not add it); with `set_sizes`, also each
+  /// document's number of distinct shingles (0: empty).
+  Signatures sketch(const DocumentBatch& batch, std::vector<uint32_t>* set_sizes = nullptr) const;
   /// Sorted unique shingle hashes of each document of a batch (does not add it). With
   /// sampling: the sample (for `minwise`, the permuted values the sample keeps).
   ShingleSets shingle_sets(const DocumentBatch& batch) const;
@@ -63,6 +64,12 @@ class MinHashEngine final : public DedupMethod {
   uint64_t add(const DocumentBatch& batch) { return add(batch, MetadataBatch{}); }
   /// The same; MinHash reads no metadata.
   uint64_t add(const DocumentBatch& batch, const MetadataBatch& meta) override;
+  /// Adds documents sketched before (a sketch file of `gpudedup sketch` made with this
+  /// config's shingles, P and seed): the staged route. set_sizes has one entry per
+  /// signature (0: an empty document). Verification `exact` needs the texts.
+  /// @return the number of the first document added. @throws usage_error with verify
+  /// exact or with sampling, or when the sizes do not match.
+  uint64_t add_signatures(const Signatures& signatures, const std::vector<uint32_t>& set_sizes);
   /// Documents added so far.
   uint64_t size() const override;
   /// Signatures of all documents added so far (minhash).

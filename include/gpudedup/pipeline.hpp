@@ -61,11 +61,19 @@ struct DedupJob {
   InputOptions input;
   Config config;
   OutputOptions outputs;
+  /// The staged route (docs/user-guide.md): sketch files of `gpudedup sketch`, one per
+  /// shard, read in place of `input` (which then names no path). Documents are numbered
+  /// as one run over the shards in this order numbers them, so the removed list, pairs,
+  /// clusters and stats are that run's; the sketch parameters (shingles, P, seed) are the
+  /// files', which must agree. Method minhash, no `outputs.output` (`gpudedup filter`
+  /// copies each shard's kept records), no exact verification, no sampling. The removed
+  /// list has two more columns: the shard (SketchHeader::shard) and the record number in it.
+  std::vector<std::string> sketches;
   size_t batch_size = 65536;                 ///< documents per batch
   size_t batch_max_bytes = size_t(256) << 20;///< text bytes per batch
 };
 
-/// Runs the job. @throws usage_error for bad options and clashing outputs, data_error for
+/// Runs the job (from `sketches` when given). @throws usage_error for bad options and clashing outputs, data_error for
 /// unreadable input, strict-mode bad records and write failures (no partial output file
 /// is left; OutputSet::commit() says which files a failure among the renames left written).
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress = {});

@@ -35,10 +35,14 @@ struct DedupResult {
   /// Pairs the clustering used: each joined two clusters, in the order they were found
   /// (with Config::all_pairs: every verified pair once, sorted by (a, b)); a < b.
   std::vector<ScoredPair> pairs;
-  /// For each document, its cluster's representative: the smallest document number.
+  /// For each document, its cluster's representative. A method gives the smallest
+  /// document number; run_dedup() then applies Config::keep: the member kept (longest,
+  /// shortest), or with keep none the smallest number still, removed with the rest.
   std::vector<uint32_t> representative;
+  /// False after keep none: no member of a cluster of two or more is kept.
+  bool representatives_kept = true;
   uint64_t clusters = 0;              ///< clusters with two or more members
-  uint64_t removed = 0;               ///< documents that are not their representative
+  uint64_t removed = 0;               ///< documents not kept (not their representative, or keep none)
   /// Empty, or parallel to `pairs`: the integer measure the method decided each pair by
   /// (SimHash: the Hamming distance), which --pairs writes in place of the similarity.
   std::vector<uint32_t> pair_distances;

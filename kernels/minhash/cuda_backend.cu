@@ -46,6 +46,7 @@
 #include "kernels/minhash/lsh.cuh"
 #include "kernels/minhash/minhash.cuh"
 #include "kernels/minhash/minhash_cuda.hpp"
+#include "host/shingle/text_stages.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -85,13 +86,27 @@ class CudaBackend final : public ComputeBackend {
     params_.k = spec_.shingles.k;
     params_.words = spec_.shingles.word_params();
     params_.words.stop_words = d_stop_.data();
+    params_.normalize = spec_.shingles.normalize;
 
     sub_batch_budget_ = device_context(spec.config.device).work_budget();
-    cpu_ = make_cpu_backend(spec_);
+    // The CPU fallback reads what the device reads: text after the host stages.
+    SketchSpec staged_spec = spec_;
+    staged_spec.shingles.text_staged = spec_.shingles.has_host_stages();
+    cpu_ = make_cpu_backend(staged_spec);
   }
 
   void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
               ShingleSets* sets) override {
+    if (spec_.shingles.has_host_stages()) {  // NFKC, ICU tokens: host/shingle/text_stages.hpp
+      sketch_staged(apply_host_stages(spec_.shingles, batch), signatures, set_sizes, sets);
+    } else {
+      sketch_staged(batch, signatures, set_sizes, sets);
+    }
+  }
+
+ private:
+  /// sketch() of text that has passed the host stages.
+  void sketch_staged(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes, ShingleSets* sets) {
     stream_.make_current();
     const size_t n = batch.size();
     if (n == 0) return;
@@ -127,6 +142,7 @@ class CudaBackend final : public ComputeBackend {
     }
   }
 
+ public:
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                   const std::function<bool(uint32_t, uint32_t)>& skip,
                   std::vector<ScoredPair>& passed, uint64_t* candidates) override {

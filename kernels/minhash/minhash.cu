@@ -55,11 +55,11 @@ __device__ uint32_t document_of(const uint64_t* offsets, size_t docs, uint64_t p
 }
 
 __global__ void normalize_kernel(const uint8_t* text, const uint64_t* offsets, size_t docs,
-                                 uint8_t* norm, uint32_t* norm_len) {
+                                 normalize_options opt, uint8_t* norm, uint32_t* norm_len) {
   const size_t d = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (d >= docs) return;
   const uint64_t begin = offsets[d];
-  norm_len[d] = uint32_t(normalize_text(text + begin, offsets[d + 1] - begin, norm + begin));
+  norm_len[d] = uint32_t(normalize_text(text + begin, offsets[d + 1] - begin, norm + begin, opt));
 }
 
 /// One thread per byte position of the batch. No thread returns early: the warp
@@ -266,7 +266,7 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
 
   const bool chars = params.kind == ShingleKind::chars;
   normalize_kernel<<<blocks_for(docs, elementwise_block), elementwise_block, 0, stream>>>(
-      batch.text, batch.offsets, docs, d_norm.data(), d_norm_len.data());
+      batch.text, batch.offsets, docs, params.normalize, d_norm.data(), d_norm_len.data());
   GD_CUDA_CHECK_LAUNCH();
   if (chars) {
     if (bytes > 0) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpudedup/config.hpp"
+#include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/shingle.hpp"
 #include "kernels/device/device_buffer.cuh"
 
@@ -27,6 +28,7 @@ struct device_sketch_params {
   ShingleKind kind = ShingleKind::chars;
   uint32_t k = 5;
   word_shingle_params words;  ///< stop_words points to device memory
+  normalize_options normalize;  ///< what normalize_text does (detail/normalize.hpp)
 };
 
 /// One block of the MinHash kernel: document `x`, chunk `y` (positions

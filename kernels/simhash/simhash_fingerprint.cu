@@ -18,6 +18,7 @@
 #include "kernels/device/device_context.hpp"
 #include "kernels/device/work_split.hpp"
 #include "kernels/simhash/simhash_cuda.hpp"
+#include "host/shingle/text_stages.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -29,12 +30,12 @@ constexpr size_t fingerprint_bytes_per_text_byte = 2;
 constexpr size_t per_document_device_bytes = 32;
 
 /// Thread per document: normalizes text d into norm (same offsets), stores its length.
-__global__ void normalize_kernel(const uint8_t* bytes, const uint64_t* offsets, size_t n, uint8_t* norm,
-                                 uint64_t* norm_len) {
+__global__ void normalize_kernel(const uint8_t* bytes, const uint64_t* offsets, size_t n, normalize_options opt,
+                                 uint8_t* norm, uint64_t* norm_len) {
   const size_t d = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (d >= n) return;
   const uint64_t b = offsets[d];
-  norm_len[d] = normalize_text(bytes + b, offsets[d + 1] - b, norm + b);
+  norm_len[d] = normalize_text(bytes + b, offsets[d + 1] - b, norm + b, opt);
 }
 
 __global__ void fingerprint_kernel(const uint8_t* norm, const uint64_t* offsets, const uint64_t* norm_len,
@@ -105,8 +106,8 @@ void fingerprint_range(const SimHashSpec& spec, const DeviceTables& tables, cons
   if (bytes > 0) {
     GD_CUDA_TRY(cudaMemcpyAsync(d_bytes.data(), batch.bytes.data() + base, bytes, cudaMemcpyHostToDevice, s));
   }
-  normalize_kernel<<<unsigned((n + 255) / 256), 256, 0, s>>>(d_bytes.data(), d_offsets.data(), n, d_norm.data(),
-                                                             d_norm_len.data());
+  normalize_kernel<<<unsigned((n + 255) / 256), 256, 0, s>>>(d_bytes.data(), d_offsets.data(), n,
+                                                             spec.shingles.normalize, d_norm.data(), d_norm_len.data());
   GD_CUDA_CHECK_LAUNCH();
   const unsigned blocks = unsigned((n + warps_per_block - 1) / warps_per_block);
   fingerprint_kernel<<<blocks, warps_per_block * 32, 0, s>>>(d_norm.data(), d_offsets.data(), d_norm_len.data(), n,
@@ -125,6 +126,12 @@ void simhash_fingerprints_cuda(const SimHashSpec& spec, const DocumentBatch& bat
                                uint32_t* feature_counts, int device) {
   const size_t n = batch.size();
   if (n == 0) return;
+  if (spec.shingles.has_host_stages()) {  // NFKC, ICU tokens: host/shingle/text_stages.hpp
+    SimHashSpec staged = spec;  // the device and the CPU fallback read the staged text
+    staged.shingles.text_staged = true;
+    simhash_fingerprints_cuda(staged, apply_host_stages(spec.shingles, batch), fps, feature_counts, device);
+    return;
+  }
   DeviceContext& context = device_context(device);
   const DeviceStream stream = context.stream();  // for this call
   const cudaStream_t s = stream.get();

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Dict, List, Optional
+import time
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 if sys.version_info < (3, 9):  # pragma: no cover
     raise ImportError("gpudedup needs Python 3.9 or newer")
@@ -27,14 +28,20 @@ except ImportError as e:  # pragma: no cover
         "rather than importing it from the source tree."
     ) from e
 
-from ._errors import library_errors
+from ._errors import FileError, library_errors
+from ._files import FilesResult, dedup_files
+from ._index import Index, IndexAnswers
+from ._keep import kept_mask
+from ._progress import Progress, close, progress_function
+from ._sketches import Sketches, add_signatures, sketch_documents
 from ._texts import to_texts
 
 UsageError = _core.UsageError
 DataError = _core.DataError
 __version__ = _core.__version__
 
-__all__ = ["dedup", "sketch", "Engine", "DedupResult", "methods", "UsageError", "DataError"]
+__all__ = ["dedup", "dedup_files", "sketch", "sketch_documents", "Sketches", "Engine", "DedupResult", "FilesResult",
+           "Index", "IndexAnswers", "methods", "UsageError", "DataError", "FileError"]
 
 PAIR_DTYPE = np.dtype([("a", np.uint32), ("b", np.uint32), ("similarity", np.float64)])
 
@@ -42,18 +49,20 @@ PAIR_DTYPE = np.dtype([("a", np.uint32), ("b", np.uint32), ("similarity", np.flo
 class DedupResult:
     """The answer of dedup() or Engine.finish(), indexed by input position.
 
-    keep: bool array, True for each text that is its cluster's representative (the first
-        of its near-duplicates in input order), and for every None element.
-    representative: uint32 array, the input position of each text's representative (a
-        None element is its own).
+    keep: bool array, True for each text that is its cluster's kept member (by `keep`:
+        the first of its near-duplicates in input order, the longest, the shortest; with
+        keep="none" no member of a cluster of two or more), for each text without
+        near-duplicates, and for every None element.
+    representative: uint32 array, the input position of each text's representative: the
+        kept member (keep="none": the cluster's first member); a None element is its own.
     pairs: structured array (a, b, similarity) of the pairs that joined clusters (with
         all_pairs=True: every verified pair), input positions, a < b.
     distances: uint32 array parallel to pairs with SimHash's Hamming distances, else None.
     clusters: list of uint32 arrays, the members of each cluster of two or more, in
         order of their representative.
     stats: dict of counts (records, documents, skipped, empty, kept, removed, clusters,
-        candidate_pairs, verified_pairs, bands, rows), method, backend, seconds, and the
-        method's own entries.
+        candidate_pairs, verified_pairs, bands, rows), method, keep, backend, seconds, and
+        the method's own entries.
     """
 
     __slots__ = ("keep", "representative", "pairs", "distances", "stats", "_clusters")
@@ -69,7 +78,7 @@ class DedupResult:
             rep = full
             a, b = positions[a], positions[b]
         self.representative: np.ndarray = rep
-        self.keep: np.ndarray = rep == np.arange(n, dtype=np.uint32)
+        self.keep: np.ndarray = kept_mask(rep, raw["representatives_kept"])
         pairs = np.empty(len(a), dtype=PAIR_DTYPE)
         pairs["a"], pairs["b"], pairs["similarity"] = a, b, raw["similarity"]
         self.pairs: np.ndarray = pairs
@@ -115,25 +124,42 @@ class Engine:
     """Incremental dedup: add() batches of texts, then finish() once.
 
     Takes the keyword arguments of dedup(). Positions in the result count every element
-    of every batch, None elements included, in the order they were added.
+    of every batch, None elements included, in the order they were added. add() sketches
+    texts; add_signatures() takes rows sketched before (sketch_documents(), on other
+    workers), and the two may be mixed.
     """
 
     def __init__(self, *, method: str = "minhash", threshold: float = 0.8, num_perm: Optional[int] = None,
-                 seed: int = 1, shingle: str = "char", ngram: int = 5, backend: str = "auto",
-                 threads: int = 0, **options: Any):
+                 seed: int = 1, shingle: str = "char", ngram: int = 5, keep: str = "first",
+                 backend: str = "auto", threads: int = 0, **options: Any):
         opts = _options(method=method, threshold=threshold, num_perm=num_perm, seed=seed, shingle=shingle,
-                        ngram=ngram, backend=backend, threads=threads, **options)
+                        ngram=ngram, keep=keep, backend=backend, threads=threads, **options)
         with library_errors():
             self._engine = _core.Engine(opts)
 
-    def add(self, texts: Any) -> int:
-        """Adds a batch (any input dedup() takes); returns the input position of its first element."""
+    def add(self, texts: Any, meta: Optional[Sequence[Any]] = None) -> int:
+        """Adds a batch (any input dedup() takes); returns the input position of its first
+        element. meta (method simhash with meta_field): one collection of str per text,
+        its metadata set for the combined score; None for an empty set."""
         batch = to_texts(texts)
         with library_errors():
-            return self._engine.add(batch)
+            return self._engine.add(batch, meta)
+
+    def add_signatures(self, signatures: Any, set_sizes: Any, text_bytes: Any = None, missing: Any = None) -> int:
+        """Adds texts sketched before, one row each: the candidate, verification and
+        cluster stages then run on them as on texts given to add(). The arrays are a
+        Sketches' (`engine.add_signatures(*gpudedup.sketch_documents(texts, num_perm=P))`):
+        signatures (n, P) uint32 made with this engine's num_perm, seed, shingle, ngram and
+        stop words (only P can be checked: the rest is the caller's to keep equal);
+        set_sizes (n,) distinct shingles (0: empty); text_bytes (n,), needed by
+        keep="longest"/"shortest"; missing (n,) bool, rows counted as None texts. Returns
+        the input position of the first row. Method minhash only; verify="exact" and
+        sampling need the texts and are refused."""
+        return add_signatures(self._engine, signatures, set_sizes, text_bytes, missing)
 
     def finish(self) -> DedupResult:
-        """Finds, verifies and clusters the near-duplicates of everything added."""
+        """Finds, verifies and clusters the near-duplicates of everything added, then
+        applies the keep policy."""
         with library_errors():
             return DedupResult(self._engine.finish())
 
@@ -150,10 +176,25 @@ class Engine:
         return int(self._engine.inputs)
 
 
+def _batches(texts: Any, size: int) -> Iterator[Any]:
+    """Slices of `texts` of `size` elements (positional slices of a list, tuple, numpy or
+    Arrow array, pandas Series); an iterable without len() is read into a list first."""
+    if not hasattr(texts, "__len__") or not hasattr(texts, "__getitem__") or isinstance(texts, dict):
+        texts = list(texts)
+    n = len(texts)
+    if n <= size:
+        yield texts
+        return
+    iloc = getattr(texts, "iloc", None)  # pandas: slices by position
+    for start in range(0, n, size):
+        yield (iloc if iloc is not None else texts)[start:start + size]
+
+
 def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_perm: Optional[int] = None,
-          seed: int = 1, shingle: str = "char", ngram: int = 5, backend: str = "auto", threads: int = 0,
-          **options: Any) -> DedupResult:
-    """Finds the near-duplicates among `texts` and keeps the first of each cluster.
+          seed: int = 1, shingle: str = "char", ngram: int = 5, keep: str = "first", backend: str = "auto",
+          threads: int = 0, meta: Optional[Sequence[Any]] = None, batch_size: int = 65536,
+          progress: Progress = None, **options: Any) -> DedupResult:
+    """Finds the near-duplicates among `texts` and keeps one of each cluster (`keep`).
 
     texts: a list (or other iterable) of str, a numpy array of str, a pyarrow Array or
         ChunkedArray of strings (read from its Arrow buffers), or a pandas Series. None
@@ -164,21 +205,54 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
     num_perm: MinHash permutations P (default 256; minhash only).
     seed: seeds the permutations, sampling and Bloom's LSH.
     shingle: "char" or "word"; ngram: the shingle length k.
+    keep: which member of each cluster is kept, as the program's --keep: "first" (in
+        input order), "longest" or "shortest" (UTF-8 bytes of the text; ties to the
+        first), or "none" (every member of a cluster of two or more is removed).
     backend: "auto" (CUDA when a device is found), "cpu" or "cuda".
     threads: CPU threads, 0 = all cores.
+    meta: method simhash: one collection of str per text (its metadata set: keywords,
+        tags), for the combined score with meta_weight and min_score.
+    batch_size: texts per batch; Ctrl-C stops the run between two batches.
+    progress: True for a tqdm bar (when tqdm is installed), or a function called with a
+        dict per batch (stage, documents, input_bytes, total_input_bytes, seconds).
     options: bands, rows, verify ("estimate", "exact", "none"), similarity ("jaccard",
         "containment"), all_pairs, stop_words, remove_stop_words, stop_word_anchored,
         sample, sample_size, sample_mod, bloom_bits, bloom_hashes, bloom_measure,
         bloom_all_pairs_limit, bloom_lsh_bits, bloom_lsh_tables, hamming, blocks,
-        weights, features, len_mu, len_sigma, split_factor, device (docs/python.md).
+        weights, features, len_mu, len_sigma, split_factor, meta_weight, min_score,
+        device (docs/python.md). An option of a group the method does not read (hamming
+        with minhash) is refused.
 
     Raises ValueError (UsageError) for a bad option, TypeError for an element that is not
     str or None, RuntimeError (DataError) when the engine fails.
     """
+    if meta is not None:
+        if options.get("meta_field") is None:
+            options["meta_field"] = "meta"
+        meta = list(meta)
+        if not hasattr(texts, "__len__"):
+            texts = list(texts)
+        if len(meta) != len(texts):
+            raise UsageError(f"meta has {len(meta)} entries for {len(texts)} texts: give one per text")
+    if batch_size < 1:
+        raise UsageError(f"batch_size must be >= 1, got {batch_size}")
     engine = Engine(method=method, threshold=threshold, num_perm=num_perm, seed=seed, shingle=shingle,
-                    ngram=ngram, backend=backend, threads=threads, **options)
-    engine.add(texts)
-    return engine.finish()
+                    ngram=ngram, keep=keep, backend=backend, threads=threads, **options)
+    report = progress_function(progress, "doc")
+    try:
+        start = time.perf_counter()
+        meta_batches = _batches(meta, batch_size) if meta is not None else None
+        for batch in _batches(texts, batch_size):
+            engine.add(batch, next(meta_batches) if meta_batches is not None else None)
+            if report:
+                report({"stage": "sketch", "documents": len(engine), "input_bytes": 0, "total_input_bytes": 0,
+                        "seconds": time.perf_counter() - start})
+        if report:
+            report({"stage": "candidates", "documents": len(engine), "input_bytes": 0, "total_input_bytes": 0,
+                    "seconds": time.perf_counter() - start})
+        return engine.finish()
+    finally:
+        close(report)
 
 
 def sketch(texts: Any, *, num_perm: int = 256, seed: int = 1, shingle: str = "char", ngram: int = 5,
@@ -187,7 +261,8 @@ def sketch(texts: Any, *, num_perm: int = 256, seed: int = 1, shingle: str = "ch
     values `gpudedup sketch --format tsv` writes. The array owns the engine's memory (no
     copy). A None element's row is the empty text's signature (every value 0xFFFFFFFF).
     Also takes stop_words, remove_stop_words, stop_word_anchored, sample, sample_size,
-    sample_mod, device."""
+    sample_mod, device. For Engine.add_signatures(), use sketch_documents(), which also
+    gives each text's set size and length."""
     opts = _options(num_perm=num_perm, seed=seed, shingle=shingle, ngram=ngram, backend=backend,
                     threads=threads, **options)
     batch = to_texts(texts)

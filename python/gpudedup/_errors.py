@@ -5,6 +5,8 @@ import contextlib
 import re
 from typing import Iterator
 
+from . import _core
+
 # Library parameter (as messages spell it, in backticks) -> keyword argument.
 KEYWORD_OF = {
     "all_pairs": "all_pairs",
@@ -26,20 +28,34 @@ KEYWORD_OF = {
     "seed": "seed",
     "shingle.kind": "shingle",
     "shingle.ngram": "ngram",
+    "shingle.normalize": "normalize",
     "shingle.remove_stop_words": "remove_stop_words",
     "shingle.stop_word_anchored": "stop_word_anchored",
     "shingle.stop_words": "stop_words",
+    "shingle.tokenizer": "tokenizer",
     "simhash.blocks": "blocks",
     "simhash.features": "features",
     "simhash.hamming": "hamming",
     "simhash.len_mu": "len_mu",
     "simhash.len_sigma": "len_sigma",
+    "simhash.meta_field": "meta_field",
+    "simhash.meta_weight": "meta_weight",
+    "simhash.min_score": "min_score",
     "simhash.split_factor": "split_factor",
     "simhash.weights": "weights",
     "similarity": "similarity",
     "threads": "threads",
     "threshold": "threshold",
     "verify": "verify",
+    # dedup_files: the job's inputs and outputs
+    "input.paths": "paths",
+    "input.format": "format",
+    "input.meta_field": "meta_field",
+    "outputs.output": "output",
+    "outputs.removed": "removed",
+    "outputs.pairs": "pairs",
+    "outputs.clusters": "clusters",
+    "outputs.stats": "stats",
 }
 
 _QUOTED = re.compile(r"`([^`]*)`")
@@ -51,13 +67,21 @@ def keywords_in(message: str) -> str:
     return _QUOTED.sub(lambda m: KEYWORD_OF.get(m.group(1), m.group(1)), message)
 
 
-@contextlib.contextmanager
-def library_errors() -> Iterator[None]:
-    """Re-raises the engine's errors with keyword names: UsageError (a ValueError) and
-    DataError (a RuntimeError), the engine's message otherwise unchanged."""
-    from . import _core
+class FileError(_core.DataError, OSError):
+    """A file that cannot be read or written, or whose content is not usable (an OSError
+    and a DataError): the message names the file."""
 
+
+FileError.__module__ = "gpudedup"
+
+
+@contextlib.contextmanager
+def library_errors(files: bool = False) -> Iterator[None]:
+    """Re-raises the engine's errors with keyword names: UsageError (a ValueError) and
+    DataError (a RuntimeError), the engine's message otherwise unchanged. With `files`
+    (calls that read or write files) a DataError is raised as FileError, an OSError."""
     try:
         yield
     except (_core.UsageError, _core.DataError) as e:
-        raise type(e)(keywords_in(str(e))) from None
+        kind = FileError if files and isinstance(e, _core.DataError) else type(e)
+        raise kind(keywords_in(str(e))) from None

@@ -3,19 +3,25 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "gpudedup/config.hpp"
 #include "gpudedup/errors.hpp"
+#include "gpudedup/keep_policy.hpp"
 #include "gpudedup/method.hpp"
 #include "gpudedup/minhash.hpp"
+#include "bindings.hpp"
+#include "meta_sets.hpp"
+#include "numpy_of.hpp"
 #include "options.hpp"
 #include "texts.hpp"
 
@@ -24,15 +30,10 @@ namespace nb = nanobind;
 namespace gpudedup::python {
 namespace {
 
-/// A numpy array over the memory of `holder` (a std::vector or PodBuffer), which moves to
-/// the heap and is freed with the array: no copy of the values.
-template <class Holder>
-nb::object numpy_of(Holder&& holder, std::vector<size_t> shape) {
-  auto* owned = new std::decay_t<Holder>(std::move(holder));
-  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::decay_t<Holder>*>(p); });
-  using T = std::remove_pointer_t<decltype(owned->data())>;
-  return nb::cast(nb::ndarray<nb::numpy, T>(owned->data(), shape.size(), shape.data(), owner));
-}
+using SignatureRows = nb::ndarray<const uint32_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using RowCounts = nb::ndarray<const uint32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using RowBytes = nb::ndarray<const uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using RowFlags = nb::ndarray<const bool, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 /// Incremental dedup over batches of Texts, for any method of the method table.
 class Engine {
@@ -40,27 +41,83 @@ class Engine {
   explicit Engine(const nb::dict& options) : config_(config_from(options)) {
     method_ = make_method(config_);
     const MethodNeeds needs = method_->needs();
-    if (!needs.meta_field.empty()) {
-      throw usage_error("`simhash.meta_field`: metadata sets are not read by the Python package yet");
-    }
     hold_ = needs.prepass;
+    reads_meta_ = !needs.meta_field.empty();
+    compares_lengths_ = config_.keep == KeepPolicy::longest || config_.keep == KeepPolicy::shortest;
   }
 
   /// Adds a batch; with a method that needs a first pass (SimHash tfidf weights) the
   /// batches are held until finish(). @return the input position of the batch's first element.
-  uint64_t add(Texts& texts) {
+  uint64_t add(Texts& texts, nb::handle meta) {
     if (finished_) throw nb::value_error("finish() was called already: make a new Engine");
+    MetadataBatch sets;
+    if (reads_meta_) {
+      sets = meta_sets(meta, texts);
+    } else if (!meta.is_none()) {
+      throw usage_error("`meta` is read with `simhash.meta_field` only (method simhash)");
+    }
     const uint64_t first = inputs_;
     if (inputs_ + texts.inputs > UINT32_MAX) throw nb::value_error("at most 4294967295 texts in one engine");
     for (const uint32_t p : texts.positions) positions_.push_back(uint32_t(first + p));
     inputs_ += texts.inputs;
+    if (compares_lengths_) {
+      for (size_t i = 0; i < texts.docs.size(); ++i) text_bytes_.push_back(texts.docs.text(i).size());
+    }
     nb::gil_scoped_release unlocked;
     if (hold_) {
       held_.push_back(std::move(texts.docs));
+      held_meta_.push_back(std::move(sets));
     } else {
-      method_->add(texts.docs);
+      method_->add(texts.docs, sets);
     }
     texts = Texts{};
+    return first;
+  }
+
+  /// Adds rows sketched before (gpudedup.sketch_documents, on other workers or processes)
+  /// to the candidate stage: method minhash with the sketch's num_perm, seed and shingles.
+  /// A missing row is counted like a None text. @return the input position of the first row.
+  uint64_t add_signatures(SignatureRows signatures, RowCounts set_sizes, std::optional<RowBytes> text_bytes,
+                          std::optional<RowFlags> missing) {
+    if (finished_) throw nb::value_error("finish() was called already: make a new Engine");
+    auto* minhash = dynamic_cast<MinHashEngine*>(method_.get());
+    if (!minhash) throw usage_error("`method` " + config_.method + " does not take signatures: use minhash");
+    const size_t rows = signatures.shape(0), p = signatures.shape(1);
+    auto rows_of = [&](size_t n, const char* name) {
+      if (n != rows)
+        throw usage_error(std::string(name) + " has " + std::to_string(n) + " entries for " + std::to_string(rows) +
+                          " signatures: give one per signature");
+    };
+    rows_of(set_sizes.shape(0), "set_sizes");
+    if (text_bytes) rows_of(text_bytes->shape(0), "text_bytes");
+    if (missing) rows_of(missing->shape(0), "missing");
+    if (compares_lengths_ && !text_bytes)
+      throw usage_error("`keep` " + std::string(to_string(config_.keep)) +
+                        " compares text lengths: give text_bytes (sketch_documents gives them)");
+    if (inputs_ + rows > UINT32_MAX) throw nb::value_error("at most 4294967295 texts in one engine");
+    const uint64_t first = inputs_;
+    std::vector<uint32_t> positions, sizes;
+    std::vector<uint64_t> lengths;
+    {
+      nb::gil_scoped_release unlocked;
+      Signatures sigs;
+      sigs.num_perm = uint32_t(p);
+      sigs.values.resize(rows * p);
+      size_t added = 0;
+      for (size_t r = 0; r < rows; ++r) {
+        if (missing && missing->data()[r]) continue;
+        std::memcpy(sigs.values.data() + added * p, signatures.data() + r * p, p * sizeof(uint32_t));
+        ++added;
+        positions.push_back(uint32_t(first + r));
+        sizes.push_back(set_sizes.data()[r]);
+        if (compares_lengths_) lengths.push_back(text_bytes->data()[r]);
+      }
+      sigs.values.resize(added * p);
+      minhash->add_signatures(sigs, sizes);  // checks num_perm, verify and sampling
+    }
+    positions_.insert(positions_.end(), positions.begin(), positions.end());
+    text_bytes_.insert(text_bytes_.end(), lengths.begin(), lengths.end());
+    inputs_ += rows;
     return first;
   }
 
@@ -71,9 +128,11 @@ class Engine {
     {
       nb::gil_scoped_release unlocked;
       for (const auto& docs : held_) method_->prepass(docs);
-      for (const auto& docs : held_) method_->add(docs);
+      for (size_t i = 0; i < held_.size(); ++i) method_->add(held_[i], held_meta_[i]);
       held_.clear();
+      held_meta_.clear();
       r = method_->finish();
+      apply_keep_policy(r, config_.keep, text_bytes_);
     }
     nb::dict out;
     const size_t n_pairs = r.pairs.size();
@@ -86,6 +145,7 @@ class Engine {
     }
     nb::dict stats;
     stats["method"] = config_.method;
+    stats["keep"] = to_string(config_.keep);
     stats["backend"] = to_string(method_->backend());
     stats["documents"] = r.documents;
     stats["empty"] = r.empty;
@@ -105,6 +165,7 @@ class Engine {
     out["method_stats"] = method_fields;
     out["stats"] = stats;
     out["inputs"] = inputs_;
+    out["representatives_kept"] = r.representatives_kept;
     const size_t n_distances = r.pair_distances.size();
     out["positions"] = numpy_of(std::move(positions_), {positions_.size()});
     out["representative"] = numpy_of(std::move(r.representative), {size_t(r.documents)});
@@ -123,37 +184,15 @@ class Engine {
   Config config_;
   std::unique_ptr<DedupMethod> method_;
   bool hold_ = false;
+  bool reads_meta_ = false;
   bool finished_ = false;
+  bool compares_lengths_ = false;  ///< keep longest/shortest: text_bytes_ is filled
   std::vector<DocumentBatch> held_;
+  std::vector<MetadataBatch> held_meta_;
   std::vector<uint32_t> positions_;
+  std::vector<uint64_t> text_bytes_;  ///< per document, for keep longest and shortest
   uint64_t inputs_ = 0;
 };
-
-/// MinHash signatures, (inputs, num_perm) uint32; a None element's row is the empty
-/// text's signature (every value 0xFFFFFFFF).
-nb::object sketch(Texts& texts, const nb::dict& options) {
-  Config config = config_from(options);
-  if (config.method != "minhash") throw usage_error("`method`: sketch gives MinHash signatures only");
-  Signatures sigs;
-  {
-    nb::gil_scoped_release unlocked;
-    MinHashEngine engine(config);
-    sigs = engine.sketch(texts.docs);
-    if (texts.missing()) {
-      DocumentBatch nothing;
-      nothing.add("");
-      const Signatures empty = engine.sketch(nothing);
-      const size_t p = sigs.num_perm;
-      PodBuffer<uint32_t> all(size_t(texts.inputs) * p);
-      for (size_t r = 0; r < texts.inputs; ++r) std::memcpy(all.data() + r * p, empty.row(0), p * sizeof(uint32_t));
-      for (size_t i = 0; i < texts.positions.size(); ++i)
-        std::memcpy(all.data() + size_t(texts.positions[i]) * p, sigs.row(i), p * sizeof(uint32_t));
-      sigs.values = std::move(all);
-    }
-  }
-  const size_t rows = size_t(texts.inputs), cols = config.minhash.num_perm;
-  return numpy_of(std::move(sigs.values), {rows, cols});
-}
 
 }  // namespace
 }  // namespace gpudedup::python
@@ -176,16 +215,21 @@ NB_MODULE(_core, m) {
 
   nb::class_<py::Engine>(m, "Engine")
       .def(nb::init<const nb::dict&>(), nb::arg("options"))
-      .def("add", &py::Engine::add, nb::arg("texts"))
+      .def("add", &py::Engine::add, nb::arg("texts"), nb::arg("meta").none())
+      .def("add_signatures", &py::Engine::add_signatures, nb::arg("signatures"), nb::arg("set_sizes"),
+           nb::arg("text_bytes").none(), nb::arg("missing").none())
       .def("finish", &py::Engine::finish)
       .def_prop_ro("inputs", &py::Engine::inputs)
       .def_prop_ro("backend", &py::Engine::backend)
       .def_prop_ro("method", &py::Engine::method);
 
-  m.def("sketch", &py::sketch, nb::arg("texts"), nb::arg("options"));
   m.def("methods", [] {
     std::vector<std::string> names;
     for (const auto& row : gpudedup::method_table()) names.push_back(row.name);
     return names;
   });
+  py::bind_sketch(m);
+  py::bind_index(m);
+  py::bind_files(m);
+  py::bind_compat(m);
 }

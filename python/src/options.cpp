@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -12,6 +13,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "gpudedup/errors.hpp"
+#include "gpudedup/method.hpp"
 
 namespace nb = nanobind;
 
@@ -83,12 +85,23 @@ const std::map<std::string, Keyword>& keywords() {
                       }}},
       {"remove_stop_words", {"shingle.remove_stop_words", flag(GD_FIELD(shingle.remove_stop_words))}},
       {"stop_word_anchored", {"shingle.stop_word_anchored", flag(GD_FIELD(shingle.stop_word_anchored))}},
+      {"normalize", {"shingle.normalize", [](Config& c, nb::handle v, const std::string& p) {
+                       const auto list = as<std::string>(v, p);
+                       const auto n = parse_normalize(list);
+                       if (!n) {
+                         throw usage_error("`" + p + "` must be a comma list of fold, ascii, nfkc, punct (fold and "
+                                           "ascii exclusive), or none alone; got '" + list + "'");
+                       }
+                       c.shingle.normalize = *n;
+                     }}},
+      {"tokenizer", {"shingle.tokenizer", named<Tokenizer>(GD_FIELD(shingle.tokenizer))}},
       {"num_perm", {"minhash.num_perm", count(GD_FIELD(minhash.num_perm))}},
       {"bands", {"lsh.bands", count(GD_FIELD(lsh.bands))}},
       {"rows", {"lsh.rows", count(GD_FIELD(lsh.rows))}},
       {"verify", {"verify", named<VerifyMode>(GD_FIELD(verify))}},
       {"similarity", {"similarity", named<Similarity>(GD_FIELD(similarity))}},
       {"all_pairs", {"all_pairs", flag(GD_FIELD(all_pairs))}},
+      {"keep", {"keep", named<KeepPolicy>(GD_FIELD(keep))}},
       {"sample", {"sampling.kind", named<SampleKind>(GD_FIELD(sampling.kind))}},
       {"sample_size", {"sampling.size", count(GD_FIELD(sampling.size))}},
       {"sample_mod", {"sampling.mod", count(GD_FIELD(sampling.mod))}},
@@ -105,24 +118,60 @@ const std::map<std::string, Keyword>& keywords() {
       {"len_mu", {"simhash.len_mu", real(GD_FIELD(simhash.len_mu))}},
       {"len_sigma", {"simhash.len_sigma", real(GD_FIELD(simhash.len_sigma))}},
       {"split_factor", {"simhash.split_factor", real(GD_FIELD(simhash.split_factor))}},
+      // A metadata set per document (Engine.add(meta=...), or a JSONL field in dedup_files):
+      // naming the field turns on SimHash's combined score, as --meta-field does.
+      {"meta_field", {"simhash.meta_field", [](Config& c, nb::handle v, const std::string& p) {
+                        c.simhash.meta_field = as<std::string>(v, p);
+                        if (c.simhash.meta_field.empty()) throw usage_error("`" + p + "` must name a field");
+                        c.simhash.use_meta = true;
+                      }}},
+      {"meta_weight", {"simhash.meta_weight", real(GD_FIELD(simhash.meta_weight))}},
+      {"min_score", {"simhash.min_score", real(GD_FIELD(simhash.min_score))}},
   };
   return table;
 }
 
 #undef GD_FIELD
 
+/// The Config group a library parameter fills: the part before the dot ("lsh.bands" ->
+/// "lsh"), the whole name otherwise ("verify").
+std::string group_of(const std::string& param) { return param.substr(0, param.find('.')); }
+
+bool reads(const MethodEntry& m, const std::string& group) {
+  return std::find(m.reads.begin(), m.reads.end(), group) != m.reads.end();
+}
+
+/// A usage_error for the first given parameter of a group that some method reads but
+/// `method` does not (MethodEntry::reads, the groups the program refuses the same way).
+void refuse_other_methods_params(const std::vector<std::string>& params, const MethodEntry& method) {
+  const std::vector<MethodEntry> table = method_table();
+  for (const std::string& param : params) {
+    const std::string group = group_of(param);
+    if (reads(method, group)) continue;
+    std::vector<std::string> readers;
+    for (const MethodEntry& m : table) {
+      if (reads(m, group)) readers.push_back(m.name);
+    }
+    if (readers.empty()) continue;  // a shared parameter (threshold, shingle, num_perm, ...)
+    if (readers.size() == 1) throw usage_error("`" + param + "` applies to `method` " + readers[0] + " only");
+    throw usage_error("`" + param + "` does not apply to `method` " + method.name);
+  }
+}
+
 }  // namespace
 
-Config config_from(const nb::dict& options) {
-  Config config;
+Config config_from(const nb::dict& options, Config base) {
+  std::vector<std::string> given;
   for (auto [key, value] : options) {
     const auto name = nb::cast<std::string>(key);
     const auto k = keywords().find(name);
     if (k == keywords().end()) throw nb::type_error(("unexpected keyword argument '" + name + "'").c_str());
     if (value.is_none()) continue;  // None: the library's default
-    k->second.set(config, value, k->second.param);
+    k->second.set(base, value, k->second.param);
+    given.push_back(k->second.param);
   }
-  return config;
+  refuse_other_methods_params(given, find_method(base.method));
+  return base;
 }
 
 }  // namespace gpudedup::python

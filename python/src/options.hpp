@@ -6,10 +6,12 @@
 
 namespace gpudedup::python {
 
-/// A Config from keyword arguments (names in docs/python.md). Checks nothing beyond the
-/// types and enum names; make_method() and the engines validate the values.
+/// `base` with the keyword arguments laid over it (names in docs/python.md). Checks the
+/// types, the enum names and that the method reads every option given (the method
+/// table's groups); make_method() and the engines validate the values.
 /// @throws nb::type_error for an unknown keyword or a value of the wrong type,
-/// usage_error for an unknown enum name (the message names the parameter in backticks).
-Config config_from(const nanobind::dict& options);
+/// usage_error for an unknown enum name, an unknown method or an option of another
+/// method (the message names the parameter in backticks).
+Config config_from(const nanobind::dict& options, Config base = {});
 
 }  // namespace gpudedup::python

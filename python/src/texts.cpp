@@ -1,5 +1,6 @@
 #include "texts.hpp"
 
+#include <cmath>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -79,6 +80,17 @@ void read_strings(const ArrowArray& a, Texts& t) {
   }
 }
 
+/// Why element i is refused, with what to give instead for the two usual mistakes.
+std::string not_a_text(PyObject* item, Py_ssize_t i) {
+  std::string why = "texts[" + std::to_string(i) + "] is " + Py_TYPE(item)->tp_name + ", not str or None";
+  if (PyFloat_Check(item) && std::isnan(PyFloat_AS_DOUBLE(item))) {
+    why += ": a NaN (a missing value?) is read as missing only in a pandas Series; give None";
+  } else if (PyBytes_Check(item)) {
+    why += ": decode it to str, or give a pyarrow string array, whose bytes are read as they are";
+  }
+  return why;
+}
+
 }  // namespace
 
 void Texts::add_list(nb::handle list) {
@@ -89,14 +101,19 @@ void Texts::add_list(nb::handle list) {
   for (Py_ssize_t i = 0; i < n; ++i, ++inputs) {
     PyObject* item = PyList_GET_ITEM(seq, i);
     if (item == Py_None) continue;
-    if (!PyUnicode_Check(item)) {
-      throw nb::type_error(("texts[" + std::to_string(i) + "] is " + Py_TYPE(item)->tp_name +
-                            ", not str or None").c_str());
-    }
+    if (!PyUnicode_Check(item)) throw nb::type_error(not_a_text(item, i).c_str());
     Py_ssize_t size = 0;
     const char* utf8 = PyUnicode_AsUTF8AndSize(item, &size);
-    if (!utf8) throw nb::python_error();
-    docs.add(std::string_view(utf8, size_t(size)));
+    if (utf8) {
+      docs.add(std::string_view(utf8, size_t(size)));
+    } else {
+      // A lone surrogate (from surrogateescape decoding, or a JSON \uD800 escape): its
+      // 3-byte form, the bytes the program's JSONL reader keeps for the same text.
+      PyErr_Clear();
+      const nb::object bytes = nb::steal(PyUnicode_AsEncodedString(item, "utf-8", "surrogatepass"));
+      if (!bytes.is_valid()) throw nb::python_error();
+      docs.add(std::string_view(PyBytes_AS_STRING(bytes.ptr()), size_t(PyBytes_GET_SIZE(bytes.ptr()))));
+    }
     positions.push_back(uint32_t(inputs));
   }
 }

@@ -31,8 +31,11 @@ TEST(EnumNames, EveryNameReadsBack) {
                     "none, minwise, modm or mins");
   expect_round_trip({SimHashWeights::tf, SimHashWeights::tfidf, SimHashWeights::tfidf_len}, "tf, tfidf or tfidf-len");
   expect_round_trip({SimHashFeatures::tokens, SimHashFeatures::shingles}, "tokens or shingles");
-  expect_round_trip({InputFormat::automatic, InputFormat::jsonl, InputFormat::text, InputFormat::directory},
-                    "auto, jsonl, text or dir");
+  expect_round_trip({KeepPolicy::first, KeepPolicy::longest, KeepPolicy::shortest, KeepPolicy::none},
+                    "first, longest, shortest or none");
+  expect_round_trip({InputFormat::automatic, InputFormat::jsonl, InputFormat::text, InputFormat::directory,
+                     InputFormat::parquet},
+                    "auto, jsonl, text, dir or parquet");
 }
 
 TEST(EnumNames, NamesAreCaseSensitive) {

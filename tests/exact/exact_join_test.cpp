@@ -11,6 +11,7 @@
 #include "host/exact/exact_join.hpp"
 
 using namespace gpudedup;
+using gpudedup::detail::exact_join;
 using gpudedup::detail::exact_similarity_join;
 
 namespace {
@@ -154,4 +155,55 @@ TEST(ExactJoin, RejectsThresholdOutOfRange) {
   const ShingleSets s = make_sets({{1}, {1}});
   EXPECT_THROW(exact_similarity_join(s, 0.0, Similarity::jaccard, 1), usage_error);
   EXPECT_THROW(exact_similarity_join(s, 1.5, Similarity::jaccard, 1), usage_error);
+}
+
+TEST(ExactJoin, SpanningPairsAreThoseUnitingEveryPairInOrderKeeps) {
+  for (uint32_t seed = 1; seed <= 4; ++seed) {
+    std::vector<Set> docs = planted_sets(seed, 260);
+    for (int i = 0; i < 40; ++i) docs.push_back(docs[size_t(i * 5)]);  // copy groups that span the input
+    const ShingleSets s = make_sets(docs);
+    for (double t : thresholds)
+      for (Similarity sim : similarities) {
+        const auto join = exact_join(s, t, sim, 2);
+        const auto every = detail::every_pair(join);
+        EXPECT_EQ(join.pair_count(), every.size());
+        detail::UnionFind want_uf(s.size()), got_uf(s.size());
+        std::vector<ScoredPair> want;
+        for (const auto& p : every)
+          if (want_uf.unite(p.a, p.b)) want.push_back(p);
+        const auto got = detail::spanning_pairs(join, got_uf);
+        ASSERT_EQ(got.size(), want.size()) << "seed " << seed << " t=" << t;
+        for (size_t i = 0; i < want.size(); ++i) {
+          EXPECT_EQ(got[i].a, want[i].a) << i;
+          EXPECT_EQ(got[i].b, want[i].b) << i;
+          EXPECT_EQ(got[i].similarity, want[i].similarity) << i;
+        }
+        for (uint32_t d = 0; d < s.size(); ++d) EXPECT_EQ(got_uf.find(d), want_uf.find(d)) << d;
+      }
+  }
+}
+
+TEST(ExactJoin, CopiesAreOneGroupCountedNotListed) {
+  // 200 000 copies stand for 19 999 900 000 pairs (320 GB listed); the answer holds the
+  // group once and the clustering walks it once.
+  const uint32_t n = 200000;
+  ShingleSets s;
+  const uint64_t set[] = {3, 5, 8};
+  for (uint32_t d = 0; d < n; ++d) {
+    s.hashes.append(set, 3);
+    s.offsets.push_back(s.hashes.size());
+  }
+  s.hashes.append(set, 2);  // a near copy: Jaccard 2/3 with every one of them
+  s.offsets.push_back(s.hashes.size());
+  const auto join = exact_join(s, 0.6, Similarity::jaccard, 2);
+  EXPECT_EQ(join.groups(), 2u);
+  EXPECT_EQ(join.members.size(), n + 1u);
+  EXPECT_EQ(join.pair_count(), uint64_t(n) * (n - 1) / 2 + n);
+  detail::UnionFind uf(s.size());
+  const auto spanning = detail::spanning_pairs(join, uf);
+  ASSERT_EQ(spanning.size(), size_t(n));
+  EXPECT_EQ(spanning.back().a, 0u);
+  EXPECT_EQ(spanning.back().b, n);
+  EXPECT_EQ(spanning.back().similarity, detail::jaccard_from_intersection(2, 3, 2));
+  for (uint32_t d = 0; d <= n; ++d) EXPECT_EQ(uf.find(d), 0u);
 }

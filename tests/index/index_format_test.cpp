@@ -21,15 +21,6 @@ using test_support::write_file;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const data_error& e) {
-    return e.what();
-  }
-  return "(no data_error)";
-}
-
 struct Built {
   std::string dir;
   std::string segment;  // path of its one segment

@@ -125,6 +125,8 @@ def test_a_single_str_is_refused():
     ({"method": "nope"}, "method"),
     ({"backend": "tpu"}, "backend"),
     ({"bands": 4}, "bands"),
+    ({"normalize": "fold,ascii"}, "normalize must be a comma list"),
+    ({"tokenizer": "jieba"}, "tokenizer must be simple or icu"),
 ])
 def test_bad_options_are_value_errors_naming_the_keyword(options, message):
     with pytest.raises(ValueError, match=message) as e:
@@ -184,6 +186,16 @@ def test_simhash_with_a_first_pass_in_batches(corpus):
     want = gpudedup.dedup(corpus, method="simhash", weights="tfidf", backend="cpu")
     np.testing.assert_array_equal(r.representative, want.representative)
     assert r.distances is not None and len(r.distances) == len(r.pairs)
+
+
+def test_normalize_and_tokenizer_keywords():
+    texts = ["Быстрая коричневая лиса перепрыгивает через ленивую собаку",
+             "БЫСТРАЯ КОРИЧНЕВАЯ ЛИСА ПЕРЕПРЫГИВАЕТ ЧЕРЕЗ ЛЕНИВУЮ СОБАКУ"]
+    assert gpudedup.dedup(texts).keep.tolist() == [True, False]  # default: fold
+    assert gpudedup.dedup(texts, normalize="ascii").keep.tolist() == [True, True]
+    zh = ["我們是學生，我們喜歡讀書和寫字。", "我們是學生，我們喜歡讀書和畫畫。"]
+    r = gpudedup.dedup(zh, shingle="word", ngram=1, tokenizer="icu", threshold=0.5, verify="exact")
+    assert r.keep.tolist() == [True, False]
 
 
 def test_methods_and_version():

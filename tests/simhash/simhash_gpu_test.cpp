@@ -11,6 +11,7 @@
 #include "gpudedup/simhash.hpp"
 #include "host/simhash/simhash_detail.hpp"
 #include "support/device_overrides.hpp"
+#include "support/simhash_equality.hpp"
 
 using namespace gpudedup;
 
@@ -31,19 +32,7 @@ DocumentBatch random_docs(size_t n, uint64_t seed) {
   return b;
 }
 
-/// The fingerprints of a batch from a CPU and a CUDA engine of the same config are equal.
-void expect_fingerprints_equal_cpu(Config c, const SimHashConfig& s, const DocumentBatch& batch,
-                                   const std::string& what) {
-  c.backend = Backend::cpu;
-  SimHashEngine cpu(c, s);
-  c.backend = Backend::cuda;
-  SimHashEngine gpu(c, s);
-  if (cpu.needs_df_pass()) {
-    cpu.count_df(batch);
-    gpu.count_df(batch);
-  }
-  EXPECT_EQ(gpu.fingerprints(batch), cpu.fingerprints(batch)) << what;
-}
+using test_support::expect_fingerprints_equal_cpu;
 
 }  // namespace
 

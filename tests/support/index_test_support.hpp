@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gpudedup/document_batch.hpp"
+#include "gpudedup/errors.hpp"
 
 namespace index_test {
 
@@ -40,6 +42,16 @@ inline std::string join(const std::vector<std::string>& words) {
 inline std::vector<std::string> near_copy(std::mt19937_64& rng, std::vector<std::string> words, size_t edits) {
   for (size_t e = 0; e < edits; ++e) words[(e * 37 + rng() % 7) % words.size()] = random_words(rng, 1)[0];
   return words;
+}
+
+/// The message of the data_error `f` throws; "(no data_error)" when it throws none.
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const gpudedup::data_error& e) {
+    return e.what();
+  }
+  return "(no data_error)";
 }
 
 /// A new empty folder under the test's working directory.

@@ -4,7 +4,9 @@
 ///  - char shingles: every window of k consecutive code points; hash = XXH64 of the
 ///    window's bytes (seed 0). A text of fewer than k code points is one shingle.
 ///  - word shingles: tokens are maximal runs of non-space code points, except that each
-///    CJK ideograph, kana or hangul syllable is a token of its own. token hash = XXH64 of
+///    CJK ideograph, kana or hangul syllable is a token of its own (the simple tokenizer).
+///    Under ICU tokens (host/shingle/text_stages.hpp) the host has already rewritten the
+///    text as its ICU words joined by single spaces, and tokens split on spaces only. token hash = XXH64 of
 ///    the token's bytes; shingle hash = XXH64 of the little-endian bytes of the k token
 ///    hashes. Hashing token hashes (not joined text) keeps the definition the same when
 ///    stop words are removed, and lets a kernel hash a shingle from k registers.
@@ -64,15 +66,16 @@ GD_HD void for_each_char_shingle(const uint8_t* s, size_t n, uint32_t k, F&& f) 
   if (count < k) f(xxhash64(s, n));  // shorter than k: the whole text is one shingle
 }
 
-/// Calls f(begin, end) for every word token of the normalized text s[0, n), in order.
+/// Calls f(begin, end) for every word token of the normalized text s[0, n), in order;
+/// with split_cjk false (ICU tokens) tokens are the runs between spaces.
 template <class F>
-GD_HD void for_each_token(const uint8_t* s, size_t n, F&& f) {
+GD_HD void for_each_token(const uint8_t* s, size_t n, F&& f, bool split_cjk = true) {
   size_t start = 0;
   bool in_token = false;
   for (size_t p = 0; p < n;) {
     const code_point cp = decode_utf8(s + p, n - p);
     const bool space = cp.value == 0x20;  // normalized text has no other white space
-    const bool cjk = cp.value != invalid_code_point && is_cjk_token_char(cp.value);
+    const bool cjk = split_cjk && cp.value != invalid_code_point && is_cjk_token_char(cp.value);
     if (space || cjk) {
       if (in_token) f(start, p);
       in_token = false;
@@ -112,6 +115,7 @@ struct word_shingle_params {
   size_t stop_word_count = 0;
   bool remove_stop_words = false;        ///< drop stop-word tokens before shingling
   bool anchored = false;                 ///< shingles = stop word + next two tokens
+  bool split_cjk = true;                 ///< false under ICU tokens (see for_each_token)
 };
 
 /// The one word k-gram walker: calls f(hash) for every word shingle of normalized text
@@ -148,7 +152,7 @@ GD_HD void walk_word_kgrams(const uint8_t* s, size_t n, const word_shingle_param
       if constexpr (WithLength) len += lens[(first + j) % k];
     }
     emit(window, k, len);
-  });
+  }, wp.split_cjk);
   if (count > 0 && count < k && !wp.anchored) {  // fewer than k tokens: one shingle of all
     uint32_t len = 0;
     if constexpr (WithLength) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpudedup/config.hpp"
+#include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/shingle.hpp"
 
 namespace gpudedup::detail {
@@ -15,6 +16,14 @@ namespace gpudedup::detail {
 struct ShingleSpec {
   ShingleKind kind = ShingleKind::chars;
   uint32_t k = 5;
+  normalize_options normalize;  ///< what normalize_text does (both backends)
+  bool nfkc = false;            ///< host stage before normalize_text (text_stages.hpp)
+  /// Word tokens from ICU (a host stage, text_stages.hpp): set for word shingles (and
+  /// SimHash word features) under Tokenizer::icu; the shared walkers then split on spaces only.
+  bool icu_tokens = false;
+  /// The text given has already passed the host stages (a CUDA path that staged a batch
+  /// hands it to its CPU fallback): they are not run twice.
+  bool text_staged = false;
   std::vector<uint64_t> stop_word_hashes;  ///< sorted, unique token hashes
   bool remove_stop_words = false;
   bool anchored = false;
@@ -26,6 +35,8 @@ struct ShingleSpec {
 
   /// Parameters for for_each_word_shingle; points into stop_word_hashes.
   word_shingle_params word_params() const;
+  /// True when text must pass host stages (NFKC, ICU tokens) before normalize_text.
+  bool has_host_stages() const { return (nfkc || icu_tokens) && !text_staged; }
 };
 
 }  // namespace gpudedup::detail

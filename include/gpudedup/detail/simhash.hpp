@@ -101,7 +101,8 @@ template <class F>
 GD_HD void for_each_simhash_feature(const uint8_t* s, size_t n, simhash_feature_kind kind,
                                     const word_shingle_params& wp, F&& f) {
   if (kind == simhash_feature_kind::tokens) {
-    for_each_token(s, n, [&](size_t b, size_t e) { f(token_hash(s, b, e), count_code_points(s + b, e - b)); });
+    for_each_token(
+        s, n, [&](size_t b, size_t e) { f(token_hash(s, b, e), count_code_points(s + b, e - b)); }, wp.split_cjk);
   } else if (kind == simhash_feature_kind::char_kgrams) {
     size_t end = 0;
     for (size_t p = 0; p < n; p += decode_utf8(s + p, n - p).length) {

@@ -49,6 +49,30 @@ GD_HD code_point decode_utf8(const uint8_t* s, size_t n) {
   return {value, len};
 }
 
+/// Writes the UTF-8 encoding of scalar value c to out and returns its length (1..4).
+GD_HD uint32_t encode_utf8(uint32_t c, uint8_t* out) {
+  if (c < 0x80) {
+    out[0] = uint8_t(c);
+    return 1;
+  }
+  if (c < 0x800) {
+    out[0] = uint8_t(0xC0 | (c >> 6));
+    out[1] = uint8_t(0x80 | (c & 0x3F));
+    return 2;
+  }
+  if (c < 0x10000) {
+    out[0] = uint8_t(0xE0 | (c >> 12));
+    out[1] = uint8_t(0x80 | ((c >> 6) & 0x3F));
+    out[2] = uint8_t(0x80 | (c & 0x3F));
+    return 3;
+  }
+  out[0] = uint8_t(0xF0 | (c >> 18));
+  out[1] = uint8_t(0x80 | ((c >> 12) & 0x3F));
+  out[2] = uint8_t(0x80 | ((c >> 6) & 0x3F));
+  out[3] = uint8_t(0x80 | (c & 0x3F));
+  return 4;
+}
+
 /// True when byte position p (< n) begins a code point under the rule above. Local: it
 /// looks back at most 3 bytes, so a GPU thread can decide it for its own position. A lead
 /// byte is never a valid continuation, so a valid sequence starting at q < p that covers

@@ -1,0 +1,195 @@
+// gpudedup filter: the staged route's last step. Copies the records of one shard that
+// the removed list of `dedup --from-sketches` does not name, byte for byte, in order.
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/io.hpp"
+#include "host/cli/command.hpp"
+#include "host/cli/flag_names.hpp"
+#include "host/cli/options.hpp"
+#include "host/cli/shard_name.hpp"
+#include "host/cli/skipped_report.hpp"
+#include "host/io/kept_sink.hpp"
+
+namespace gpudedup::cli {
+namespace {
+
+const char* filter_help =
+    "Copy the records of one shard that a removed list does not name (the staged route:\n"
+    "gpudedup sketch per shard, gpudedup dedup --from-sketches, then this per shard).\n"
+    "Give the shard's inputs as they were given to gpudedup sketch, with the same input\n"
+    "options; the lines of the list whose shard column names them are this shard's.\n"
+    "\nexample:\n"
+    "  gpudedup filter shards/part-003.jsonl --removed removed.tsv -o kept/part-003.jsonl\n";
+
+/// A TSV field as write_tsv_field() escaped it (\t \n \r \\).
+std::string unescape_tsv(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 == s.size()) {
+      out.push_back(s[i]);
+      continue;
+    }
+    const char c = s[++i];
+    out.push_back(c == 't' ? '\t' : c == 'n' ? '\n' : c == 'r' ? '\r' : c);
+  }
+  return out;
+}
+
+/// A line of the removed list that names this shard.
+struct Removal {
+  std::string id;
+  uint64_t line = 0;
+  bool found = false;
+};
+
+/// The removed list's lines for `shard`, by record number.
+struct RemovedLines {
+  std::unordered_map<uint64_t, Removal> by_record;
+  uint64_t other_shards = 0;            ///< lines naming another shard
+  std::vector<std::string> shard_names; ///< the first few other shard names, for a hint
+};
+
+RemovedLines read_removed(const std::string& path, const std::string& shard) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw data_error(path + ": cannot open the removed list; check --removed");
+  RemovedLines out;
+  std::string text;
+  for (uint64_t n = 1; std::getline(in, text); ++n) {
+    std::vector<std::string_view> f;
+    std::string_view rest(text);
+    for (size_t tab; (tab = rest.find('\t')) != std::string_view::npos; rest.remove_prefix(tab + 1))
+      f.push_back(rest.substr(0, tab));
+    f.push_back(rest);
+    const std::string where = path + ":" + std::to_string(n) + ": ";
+    if (f.size() != 4) {
+      throw usage_error(where + std::to_string(f.size()) +
+                        " columns; filter reads the removed list of gpudedup dedup --from-sketches "
+                        "(id, duplicate_of, shard, record)");
+    }
+    const std::string name = unescape_tsv(f[2]);
+    if (name != shard) {
+      ++out.other_shards;
+      if (out.shard_names.size() < 3 && std::find(out.shard_names.begin(), out.shard_names.end(), name) == out.shard_names.end())
+        out.shard_names.push_back(name);
+      continue;
+    }
+    uint64_t record = 0;
+    const auto [end, ec] = std::from_chars(f[3].data(), f[3].data() + f[3].size(), record);
+    if (ec != std::errc() || end != f[3].data() + f[3].size()) {
+      throw data_error(where + "the record column '" + std::string(f[3]) + "' is not a record number");
+    }
+    out.by_record[record] = {unescape_tsv(f[0]), n, false};
+  }
+  return out;
+}
+
+int run_filter(int argc, char** argv) {
+  cxxopts::Options o(argv[0], filter_help);
+  add_input_options(o);
+  o.add_options("Filter")
+    ("removed", "the removed list of gpudedup dedup --from-sketches", cxxopts::value<std::string>())
+    ("shard", "the shard name the list gives these inputs (default: the inputs as given)",
+     cxxopts::value<std::string>())
+    ("o,output", "the shard's kept records, byte-for-byte, in input order; - is stdout; NAME.zst or NAME.gz "
+     "compresses; Parquet input: its kept rows as Parquet", cxxopts::value<std::string>())
+    ("q,quiet", "no summary (lines of the list that match no record are still reported)");
+  cxxopts::ParseResult r;
+  if (!parse_or_help(o, argc, argv, r)) return 0;
+  GD_EXPECTS(r.count("removed"), "--removed FILE is required: the removed list of dedup --from-sketches");
+  GD_EXPECTS(r.count("output"), "--output FILE is required");
+  InputOptions input = read_input_options(r);
+  const size_t per_batch = batch_size(r);
+  const std::string shard = r.count("shard") ? option<std::string>(r, "shard") : shard_name(input);
+  const std::string removed_path = option<std::string>(r, "removed");
+
+  std::vector<NamedPath> inputs = input_paths(input);
+  inputs.push_back({"filter.removed", removed_path});
+  const std::string output = option<std::string>(r, "output");
+  const KeptFormat kept_as = kept_format(output, input);  // refused now, not after the work
+  OutputSet files({{"filter.output", output}}, inputs);
+  files.skip_outputs(input);
+  RemovedLines removed = read_removed(removed_path, shard);
+
+  RecordReader reader(input);
+  std::vector<uint8_t> keep;
+  std::vector<std::string> reports;
+  uint64_t mismatched = 0, dropped = 0;
+  InputBatch batch;
+  while (reader.next(batch, per_batch, batch_max_bytes)) {
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const uint64_t record = batch.records[i];
+      if (keep.size() <= record) keep.resize(record + 1, 0);
+      keep[record] = 1;
+      const auto it = removed.by_record.find(record);
+      if (it == removed.by_record.end()) continue;
+      Removal& x = it->second;
+      // Record-number ids were renumbered over all the shards: only the record can match.
+      const bool numbered = batch.ids[i] == std::to_string(record);
+      if (x.id == batch.ids[i] || numbered) {
+        x.found = true;
+        keep[record] = 0;
+        ++dropped;
+        continue;
+      }
+      ++mismatched;
+      x.found = true;  // reported here, not again as missing
+      if (reports.size() < 5) {
+        reports.push_back(removed_path + ":" + std::to_string(x.line) + ": record " + std::to_string(record) +
+                          " of " + shard + " has id '" + batch.ids[i] + "', the list says '" + x.id + "': kept");
+      }
+    }
+  }
+  keep.resize(reader.stats().records, 0);
+  uint64_t missing = 0;
+  for (const auto& [record, x] : removed.by_record) {
+    if (x.found) continue;
+    ++missing;
+    if (reports.size() < 5) {
+      reports.push_back(removed_path + ":" + std::to_string(x.line) + ": id '" + x.id + "', record " +
+                        std::to_string(record) + ": no such document in " + shard);
+    }
+  }
+  const uint64_t not_found = missing + mismatched;
+  if (not_found && input.strict) {
+    throw data_error(std::to_string(not_found) + " lines of " + removed_path + " name no document of " + shard +
+                     " (the first: " + reports.front() + "); nothing was written");
+  }
+  io::write_kept_output(reader, keep, *files.file("filter.output"), kept_as);
+  files.commit();
+
+  const InputStats& st = reader.stats();
+  if (!r.count("quiet")) {
+    std::fprintf(stderr, "gpudedup filter: %s: %llu records: kept %llu, removed %llu, skipped %llu\n", shard.c_str(),
+                 (unsigned long long)st.records, (unsigned long long)(st.documents - dropped),
+                 (unsigned long long)dropped, (unsigned long long)st.skipped);
+  }
+  for (const auto& line : reports) std::fprintf(stderr, "gpudedup filter: not found: %s\n", line.c_str());
+  if (not_found > reports.size()) {
+    std::fprintf(stderr, "gpudedup filter: ... and %llu more lines not found\n",
+                 (unsigned long long)(not_found - reports.size()));
+  }
+  if (removed.by_record.empty() && removed.other_shards > 0) {
+    std::string names;
+    for (const auto& n : removed.shard_names) names += (names.empty() ? "'" : ", '") + n + "'";
+    std::fprintf(stderr,
+                 "gpudedup filter: no line of %s names shard '%s' (it names %s...): give the inputs as "
+                 "gpudedup sketch was given them, or --shard NAME; everything was kept\n",
+                 removed_path.c_str(), shard.c_str(), names.c_str());
+  }
+  print_skipped("gpudedup filter", st);
+  return 0;
+}
+
+}  // namespace
+
+GD_REGISTER_COMMAND(filter, "filter", "copy a shard's records that a removed list (dedup --from-sketches) does not name",
+                    run_filter);
+
+}  // namespace gpudedup::cli

@@ -1,0 +1,23 @@
+#pragma once
+// Arrow string columns into the project's string layout (DocumentBatch: bytes + offsets).
+// Included only by the C++20 Parquet files (it names Arrow types).
+#include <arrow/array.h>
+#include <arrow/type.h>
+
+#include <string>
+#include <vector>
+
+#include "gpudedup/document_batch.hpp"
+
+namespace gpudedup::io {
+
+/// string, large_string, string_view, or a dictionary of string or large_string.
+bool is_string_type(const arrow::DataType& type);
+
+/// Appends each value of `column` (a string type above or an integer, written in decimal)
+/// to `out`, and 1 or 0 to `null` for a null value or not (a null is an empty entry).
+/// Plain string arrays are copied as one byte range plus offsets.
+/// @return "" or what is wrong (an unexpected type).
+std::string append_strings(const arrow::Array& column, DocumentBatch& out, std::vector<uint8_t>& null);
+
+}  // namespace gpudedup::io

@@ -1,0 +1,240 @@
+// The distributed dedup job (mpi_dedup.hpp, docs/scaling.md): read a share, sketch,
+// exchange band keys, verify, label components, write; every failure ends all ranks.
+#include "host/mpi/mpi_dedup.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "gpudedup/device.hpp"
+#include "gpudedup/errors.hpp"
+#include "gpudedup/minhash.hpp"
+#include "host/core/format.hpp"
+#include "host/core/stage_clock.hpp"
+#include "host/io/kept_sink.hpp"
+#include "host/io/result_writers.hpp"
+#include "host/device/resolve_backend.hpp"
+#include "host/mpi/distributed_components.hpp"
+#include "host/mpi/input_share.hpp"
+#include "host/mpi/rank_outputs.hpp"
+
+namespace gpudedup::mpi {
+namespace {
+
+using detail::seconds_since;
+using detail::stage_clock;
+
+/// A failure every rank finds at once (nothing was read): rank 0 reports it alone.
+struct job_wide_error : data_error {
+  using data_error::data_error;
+};
+
+/// What the distributed job cannot do yet, refused before any work.
+void refuse_unsupported(const DedupJob& job) {
+  const Config& c = job.config;
+  if (c.method != "minhash") {
+    throw usage_error("`method` " + c.method +
+                      " does not run under MPI: only minhash does (docs/scaling.md); run it without mpirun");
+  }
+  if (c.verify == VerifyMode::exact) {
+    throw usage_error("`verify` exact does not run under MPI (it needs every shingle set on the rank that verifies): "
+                      "use --verify estimate or none, or run without mpirun");
+  }
+  if (!job.outputs.output_dir.empty()) {
+    throw usage_error("`outputs.output_dir` is not written under MPI (each rank writes a part of one "
+                      "output): use --output FILE, or run without mpirun for an output per input file");
+  }
+  if (io::compression_for_name(job.outputs.output) != io::OutputCompression::none) {
+    throw usage_error("`outputs.output` " + job.outputs.output + ": a compressed output (.zst, .gz) is not written "
+                      "under MPI (the ranks' parts are joined as plain lines): name it without .zst or .gz and "
+                      "compress it after, or run without mpirun");
+  }
+  if (!job.outputs.pairs.empty()) {
+    throw usage_error("`outputs.pairs` is not written under MPI (the pairs the single-process clustering keeps "
+                      "depend on the order it meets them): run without mpirun for --pairs");
+  }
+}
+
+/// The node-local rank picks the CUDA device: rank k on a node uses device k mod count.
+void pick_device(Config& config) {
+  if (config.backend == Backend::cpu) return;
+  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  if (!local) local = std::getenv("MPI_LOCALRANKID");
+  const auto devices = cuda_status().devices.size();
+  if (local && devices > 0) config.device = std::atoi(local) % int(devices);
+}
+
+std::vector<NamedPath> output_paths(const OutputOptions& o) {
+  return {{"outputs.output", o.output}, {"outputs.removed", o.removed}, {"outputs.clusters", o.clusters},
+          {"outputs.stats", o.stats}};
+}
+
+std::string exchanged(const Exchange& ex) {
+  std::string s;
+  uint64_t total = 0;
+  for (const auto& [name, bytes] : ex.bytes_sent()) {
+    s += detail::format(", %s %.1f MB", name.c_str(), bytes / 1e6);
+    total += bytes;
+  }
+  return detail::format("sent %.1f MB", total / 1e6) + s;
+}
+
+RankOutcome run(const DedupJob& job_in, Exchange& ex) {
+  const auto t_start = stage_clock::now();
+  refuse_unsupported(job_in);
+  DedupJob job = job_in;
+  pick_device(job.config);
+  const MinHashEngine engine(job.config);  // validates; the LSH parameters and the description
+  const LshParams lsh = engine.lsh_params();
+  // Rank 0 owns the outputs: checked against the inputs before any work, then let go and
+  // opened again to write, so that a rank failing meanwhile (ended by mpirun's signals)
+  // leaves not even a temporary file behind.
+  auto open_outputs = [&] { return std::make_unique<OutputSet>(output_paths(job.outputs), input_paths(job.input)); };
+  if (ex.rank() == 0) open_outputs();
+
+  // Read and sketch this rank's share.
+  const std::vector<size_t> bounds = share_bounds(input_sizes(job.input.paths), ex.ranks());
+  std::vector<std::string> share(job.input.paths.begin() + long(bounds[ex.rank()]),
+                                 job.input.paths.begin() + long(bounds[ex.rank() + 1]));
+  detail::SketchSpec spec = detail::make_sketch_spec(job.config);
+  const Backend backend = detail::resolve_backend(job.config.backend);
+  auto compute = backend == Backend::cuda ? detail::make_cuda_backend(spec) : detail::make_cpu_backend(spec);
+  RankInput in = read_share(job, share, *compute);
+  const uint64_t count = in.record_of.size();
+  in.corpus.first = ex.exclusive_sum(count);
+  const uint64_t record_offset = ex.exclusive_sum(in.stats.records);
+  const std::vector<uint64_t> firsts = ex.all_gather(in.corpus.first);
+  const uint64_t documents = ex.sum(count), records = ex.sum(in.stats.records);
+  if (documents == 0) {
+    throw job_wide_error(records == 0 ? "read no record from the inputs: the input is empty; nothing was written"
+                                      : "read no document from the inputs: all " + std::to_string(records) +
+                                            " records were skipped; nothing was written");
+  }
+
+  // Candidates, verification, components.
+  auto t0 = stage_clock::now();
+  uint64_t candidates = 0;
+  std::vector<Edge> edges = owned_candidates(ex, in.corpus, lsh, &candidates);
+  edges = verify_candidates(ex, firsts, in.corpus, spec, std::move(edges));
+  const double seconds_candidates = seconds_since(t0);
+  t0 = stage_clock::now();
+  ComponentRounds rounds;
+  const std::vector<uint64_t> label = connected_components(ex, firsts, in.corpus.first, count, std::move(edges), &rounds);
+  // Tell each representative's owner that it has members (clusters of two or more).
+  std::vector<uint64_t> reps;
+  for (size_t d = 0; d < count; ++d) {
+    if (label[d] != in.corpus.first + d) reps.push_back(label[d]);
+  }
+  const uint64_t removed = reps.size();
+  sort_unique(reps);
+  std::vector<uint8_t> has_members(count, 0);
+  fetch_from_owners<uint8_t>(ex, firsts, reps, 1, "representatives", [&](uint64_t d, uint8_t* out) {
+    has_members[d - in.corpus.first] = 1;
+    *out = 1;
+  });
+  uint64_t clusters = 0;
+  for (uint8_t m : has_members) clusters += m;
+  const double seconds_cluster = seconds_since(t0);
+
+  // Outputs: kept records in rank order, the side files from rank 0.
+  t0 = stage_clock::now();
+  std::unique_ptr<OutputSet> files;
+  if (ex.rank() == 0) files = open_outputs();
+  AtomicOutputFile* output = files ? files->file("outputs.output") : nullptr;
+  write_kept_parts(ex, in, label, job.outputs.output, output ? &output->stream() : nullptr);
+  if (!job.outputs.removed.empty() || !job.outputs.clusters.empty()) {
+    const ClusteredDocs clustered = gather_clustered(ex, in, label, has_members, record_offset);
+    if (files) {
+      if (auto* f = files->file("outputs.removed")) detail::write_removed(f->stream(), clustered.result, clustered.ids);
+      if (auto* f = files->file("outputs.clusters")) detail::write_clusters(f->stream(), clustered.result, clustered.ids);
+    }
+  }
+  const double seconds_write = seconds_since(t0);
+
+  RankOutcome o;
+  o.rank = ex.rank();
+  o.ranks = ex.ranks();
+  o.local_input = in.stats;
+  DedupSummary& s = o.summary;
+  s.backend = backend;
+  s.input.records = records;
+  s.input.documents = documents;
+  s.input.skipped = ex.sum(in.stats.skipped);
+  s.input.blank_lines = ex.sum(in.stats.blank_lines);
+  s.input.bytes = ex.sum(in.stats.bytes);
+  s.input.reports = in.stats.reports;
+  DedupResult& r = s.result;
+  r.documents = documents;
+  r.lsh = lsh;
+  uint64_t empty = 0;
+  for (uint32_t size : in.corpus.set_sizes) empty += size == 0;
+  r.empty = ex.sum(empty);
+  r.candidate_pairs = ex.sum(candidates);
+  r.removed = ex.sum(removed);
+  r.clusters = ex.sum(clusters);
+  // The slowest rank's seconds: a stage ends when its last rank does.
+  r.seconds.sketch = ex.max(in.seconds_sketch);
+  r.seconds.candidates = ex.max(seconds_candidates);
+  r.seconds.cluster = ex.max(seconds_cluster);
+  s.seconds_read = ex.max(in.seconds_read);
+  s.seconds_write = ex.max(seconds_write);
+  s.kept = documents - r.removed;
+  s.method_stats = engine.stats_fields(r);
+  s.description = engine.describe(r);
+  s.description.push_back(detail::format("mpi: %d ranks, %u hooking rounds, %u pointer-jumping steps", ex.ranks(),
+                                         rounds.hook_rounds, rounds.jump_rounds));
+  const std::string line = detail::format(
+      "rank %d: %llu documents from %zu inputs; read %.2f s, sketch %.2f s, candidates %.2f s, cluster %.2f s, "
+      "write %.2f s; ",
+      ex.rank(), (unsigned long long)count, in.paths.size(), in.seconds_read, in.seconds_sketch, seconds_candidates,
+      seconds_cluster, seconds_write) + exchanged(ex);
+  o.report = ex.gather_to_root(line, "report");
+  s.seconds_total = ex.max(seconds_since(t_start));
+  if (files) {
+    if (auto* f = files->file("outputs.stats")) f->stream() << stats_json(job, s);
+    files->commit();
+  }
+  ex.barrier();  // no rank reports success before rank 0 has committed
+  return o;
+}
+
+/// Prints the failure with this rank's number and ends every rank of the job.
+[[noreturn]] void abort_job(const Exchange& ex, const std::string& what, int code, bool job_wide,
+                            const ErrorWording& wording) {
+  if (job_wide && ex.rank() != 0) {
+    MPI_Barrier(MPI_COMM_WORLD);  // rank 0 reports it and aborts, which ends this rank
+  }
+  std::fprintf(stderr, "gpudedup dedup: error: rank %d of %d: %s; ending every rank\n", ex.rank(), ex.ranks(),
+               (wording ? wording(what) : what).c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
+}  // namespace
+
+RankOutcome run_dedup_mpi(const DedupJob& job, const ErrorWording& wording) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;  // MPI is called from the main thread only; OpenMP threads sketch
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  }
+  Exchange ex;
+  RankOutcome outcome;
+  try {
+    outcome = run(job, ex);
+  } catch (const job_wide_error& e) {
+    abort_job(ex, e.what(), 1, true, wording);
+  } catch (const usage_error& e) {
+    abort_job(ex, e.what(), 2, false, wording);
+  } catch (const std::bad_alloc&) {
+    abort_job(ex, "out of memory; try a smaller --batch-size or more ranks", 1, false, wording);
+  } catch (const std::exception& e) {
+    abort_job(ex, e.what(), 1, false, wording);
+  }
+  MPI_Finalize();
+  return outcome;
+}
+
+}  // namespace gpudedup::mpi

@@ -1,0 +1,37 @@
+#pragma once
+// One rank's share of the input: read file by file, sketched, with what the outputs need
+// later (each document's record number and id, the readers for the second pass).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpudedup/io.hpp"
+#include "gpudedup/pipeline.hpp"
+#include "host/core/id_table.hpp"
+#include "host/mpi/distributed_candidates.hpp"
+
+namespace gpudedup::mpi {
+
+struct RankInput {
+  std::vector<std::string> paths;                     ///< this rank's inputs, in order
+  std::vector<std::unique_ptr<RecordReader>> readers; ///< one per path, for write_kept
+  std::vector<uint64_t> file_records;                 ///< records read from each path
+  std::vector<uint64_t> file_first_doc;               ///< the first document of each path (local)
+  std::vector<uint8_t> numbered_ids;                  ///< per path: ids are record numbers
+  std::vector<uint64_t> record_of;                    ///< per document: record number within the share
+  detail::IdTable ids;                                ///< per document: its id as read
+  InputStats stats;                                   ///< summed over the paths
+  LocalCorpus corpus;                                 ///< signatures (first: set by the caller)
+  double seconds_read = 0;
+  double seconds_sketch = 0;
+
+  /// The id single-process reading gives local document d: record-number ids count from
+  /// the first record of the whole input (`record_offset`: this share's first record).
+  std::string id(size_t d, uint64_t record_offset) const;
+};
+
+/// Reads and sketches `paths` (a share of job.input.paths) with `backend`.
+RankInput read_share(const DedupJob& job, std::vector<std::string> paths, detail::ComputeBackend& backend);
+
+}  // namespace gpudedup::mpi

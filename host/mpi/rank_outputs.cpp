@@ -1,0 +1,120 @@
+// Kept-record parts and the gathered clusters (rank_outputs.hpp).
+#include "host/mpi/rank_outputs.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "gpudedup/errors.hpp"
+#include "host/io/temporary_files.hpp"
+
+namespace gpudedup::mpi {
+namespace {
+
+/// Writes the kept records of every path of the share to `out`.
+void write_share(RankInput& in, const std::vector<uint64_t>& label, std::ostream& out) {
+  const uint64_t first = in.corpus.first;
+  uint64_t record_base = 0;  // the share's record number of this path's first record
+  for (size_t f = 0; f < in.readers.size(); ++f) {
+    std::vector<uint8_t> keep(in.file_records[f], 0);
+    const size_t end = f + 1 < in.file_first_doc.size() ? in.file_first_doc[f + 1] : in.record_of.size();
+    for (size_t d = in.file_first_doc[f]; d < end; ++d) keep[in.record_of[d] - record_base] = label[d] == first + d;
+    record_base += in.file_records[f];
+    in.readers[f]->write_kept(keep, out);
+  }
+}
+
+/// The part file of this rank: a temporary name in the output's folder (the folder
+/// lister skips it; a signal removes it).
+std::string part_path(const std::string& output, int rank) {
+  namespace fs = std::filesystem;
+  fs::path p(output);
+  fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec) || output.rfind("/dev/", 0) == 0 || output.rfind("/proc/", 0) == 0) {
+    dir = fs::temp_directory_path();
+  }
+  return (dir / io::temporary_name(p.filename().string() + ".rank" + std::to_string(rank), 0)).string();
+}
+
+/// Appends the file at `path` to `out`.
+void append_file(const std::string& path, int rank, std::ostream& out) {
+  std::ifstream part(path, std::ios::binary);
+  if (!part) {
+    throw data_error("rank " + std::to_string(rank) + "'s kept records " + path +
+                     " cannot be read on rank 0: the folder of `outputs.output` must be on a file system "
+                     "every rank sees");
+  }
+  // operator<< of an empty stream buffer sets failbit: an empty part appends nothing.
+  if (part.peek() != std::ifstream::traits_type::eof()) out << part.rdbuf();
+}
+
+}  // namespace
+
+void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& path,
+                      std::ostream* output) {
+  std::string mine;
+  int slot = -1;
+  if (ex.rank() == 0) {
+    if (output) write_share(in, label, *output);
+  } else if (!path.empty()) {
+    mine = part_path(path, ex.rank());
+    slot = io::remember_temporary(mine);
+    std::ofstream part(mine, std::ios::binary | std::ios::trunc);
+    write_share(in, label, part);
+    part.flush();
+    if (!part) throw data_error("cannot write " + mine + " (the kept records of this rank): " + std::strerror(errno));
+  }
+  // Gathered once every rank has written its part: rank 0 then appends them in order.
+  const std::vector<std::string> parts = ex.gather_to_root(mine, "part names");
+  if (ex.rank() == 0 && output) {
+    for (size_t r = 1; r < parts.size(); ++r) append_file(parts[r], int(r), *output);
+  }
+  ex.barrier();  // rank 0 has read every part
+  if (!mine.empty()) {
+    std::remove(mine.c_str());
+    io::forget_temporary(slot);
+  }
+}
+
+ClusteredDocs gather_clustered(Exchange& ex, const RankInput& in, const std::vector<uint64_t>& label,
+                               const std::vector<uint8_t>& has_members, uint64_t record_offset) {
+  // Records of clustered documents: doc, representative, id length, id bytes.
+  std::string mine;
+  auto put = [&](const void* p, size_t n) { mine.append(static_cast<const char*>(p), n); };
+  for (size_t d = 0; d < label.size(); ++d) {
+    const uint64_t doc = in.corpus.first + d;
+    if (label[d] == doc && !has_members[d]) continue;
+    const std::string id = in.id(d, record_offset);
+    const uint64_t len = id.size();
+    put(&doc, 8);
+    put(&label[d], 8);
+    put(&len, 8);
+    put(id.data(), id.size());
+  }
+  ClusteredDocs out;
+  const std::vector<std::string> parts = ex.gather_to_root(mine, "clusters");
+  std::vector<uint64_t> docs, reps;
+  for (const std::string& part : parts) {  // rank order: input order
+    for (size_t at = 0; at < part.size();) {
+      uint64_t v[3];
+      std::memcpy(v, part.data() + at, sizeof v);
+      at += sizeof v;
+      docs.push_back(v[0]);
+      reps.push_back(v[1]);
+      out.ids.add(std::string_view(part.data() + at, v[2]));
+      at += v[2];
+    }
+  }
+  if (docs.size() >= UINT32_MAX) throw data_error("more than 4294967294 clustered documents: run fewer at a time");
+  out.result.representative.resize(docs.size());
+  for (size_t i = 0; i < docs.size(); ++i) {
+    out.result.representative[i] = uint32_t(std::lower_bound(docs.begin(), docs.end(), reps[i]) - docs.begin());
+  }
+  out.result.documents = docs.size();
+  return out;
+}
+
+}  // namespace gpudedup::mpi

@@ -1,0 +1,35 @@
+#pragma once
+// The outputs of a distributed run: the kept records of each rank's share concatenated in
+// rank order (so in input order), and the removed and clusters files from the clustered
+// documents gathered on rank 0, written by the single-process writers. Rank 0 holds the
+// OutputSet, so a failure anywhere leaves the final paths as they were.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpudedup/io.hpp"
+#include "host/mpi/exchange.hpp"
+#include "host/mpi/rank_input.hpp"
+
+namespace gpudedup::mpi {
+
+/// Writes this rank's kept records (label[d] == its own number) and appends them to rank
+/// 0's `output` stream in rank order (through a part file beside the output on the other
+/// ranks: the output's folder must be on a file system every rank sees). Every rank calls
+/// it; `output` is used on rank 0 only, and may be null there (no --output: nothing
+/// written). `path`: the output's path, where the parts go.
+void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& path,
+                      std::ostream* output);
+
+/// What the removed and clusters files need, gathered on rank 0: the clustered documents
+/// in input order, renumbered 0.., with their representatives and ids. Every rank calls
+/// it; other ranks get an empty result. `has_members[d]`: document d is the label of
+/// another document.
+struct ClusteredDocs {
+  DedupResult result;  ///< representative only, over the clustered documents
+  detail::IdTable ids;
+};
+ClusteredDocs gather_clustered(Exchange& ex, const RankInput& in, const std::vector<uint64_t>& label,
+                               const std::vector<uint8_t>& has_members, uint64_t record_offset);
+
+}  // namespace gpudedup::mpi

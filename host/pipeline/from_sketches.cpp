@@ -1,0 +1,159 @@
+// dedup --from-sketches, the staged route's middle step: the shards' sketch files, in the
+// order given, become one corpus numbered as one run over all the shards numbers it (the
+// records of a shard after all those of the shards before it; record-number ids
+// renumbered), so its answer — removed list, pairs, clusters, every keep policy — is
+// that run's.
+#include <string>
+#include <vector>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/minhash.hpp"
+#include "gpudedup/sketch_file.hpp"
+#include "host/core/id_table.hpp"
+#include "host/core/keep_policy.hpp"
+#include "host/core/stage_clock.hpp"
+#include "host/io/result_writers.hpp"
+#include "host/pipeline/job_outputs.hpp"
+
+namespace gpudedup::detail {
+namespace {
+
+/// The first parameter the signatures depend on in which file b differs from file a:
+/// "`name` B, A's A"; empty when they agree.
+std::string first_difference(const SketchHeader& a, const SketchHeader& b) {
+  auto differs = [](const char* name, const std::string& in_b, const std::string& in_a) {
+    return std::string("`") + name + "` " + in_b + " where the first file has " + in_a;
+  };
+  if (a.num_perm != b.num_perm)
+    return differs("minhash.num_perm", std::to_string(b.num_perm), std::to_string(a.num_perm));
+  if (a.seed != b.seed) return differs("seed", std::to_string(b.seed), std::to_string(a.seed));
+  if (a.shingle != b.shingle) return differs("shingle.kind", to_string(b.shingle), to_string(a.shingle));
+  if (a.ngram != b.ngram) return differs("shingle.ngram", std::to_string(b.ngram), std::to_string(a.ngram));
+  if (a.remove_stop_words != b.remove_stop_words || a.stop_word_anchored != b.stop_word_anchored ||
+      a.stop_words_hash != b.stop_words_hash) {
+    return "`shingle.stop_words`: another stop-word list or use of it than in the first file";
+  }
+  if (a.ids_are_record_numbers != b.ids_are_record_numbers) {
+    auto ids = [](bool numbers) { return std::string(numbers ? "record numbers" : "ids from a field or file names"); };
+    return differs("input.id_field", ids(b.ids_are_record_numbers), ids(a.ids_are_record_numbers));
+  }
+  return {};
+}
+
+/// The job's config with the sketch parameters of the files (stop words only matter when
+/// sketching, which is done).
+Config config_of(const DedupJob& job, const SketchHeader& h) {
+  Config c = job.config;
+  c.minhash.num_perm = h.num_perm;
+  c.seed = h.seed;
+  c.shingle = ShingleConfig{};
+  c.shingle.kind = h.shingle;
+  c.shingle.ngram = h.ngram;
+  return c;
+}
+
+/// Where each document came from, for the removed list: its shard and record there.
+struct Origins {
+  std::vector<std::string> shards;   ///< per file
+  std::vector<uint32_t> file_of;     ///< per document
+  std::vector<uint64_t> record_of;   ///< per document, within its shard
+};
+
+}  // namespace
+
+DedupSummary run_dedup_from_sketches(const DedupJob& job, const ProgressCallback& progress) {
+  const auto t_start = stage_clock::now();
+  GD_EXPECTS(job.input.paths.empty(), "`input.paths`: a run from sketch files reads no other input");
+  GD_EXPECTS(job.config.method == "minhash",
+             "`method` " + job.config.method + ": sketch files hold MinHash signatures; use `method` minhash");
+  GD_EXPECTS(job.outputs.output.empty() && job.outputs.output_dir.empty(),
+             "`outputs.output`, `outputs.output_dir`: a run from sketch files has no records to copy; write `outputs.removed` and "
+             "copy each shard's kept records with gpudedup filter");
+  std::vector<NamedPath> inputs;
+  for (const auto& path : job.sketches) inputs.push_back({"sketches", path});
+  OutputSet files(output_paths(job.outputs), inputs);
+
+  // Every header first: a file made another way stops the run before any work.
+  std::vector<SketchHeader> headers;
+  for (const auto& path : job.sketches) {
+    headers.push_back(read_sketch_file(path, nullptr));
+    const std::string diff = first_difference(headers.front(), headers.back());
+    if (!diff.empty()) {
+      throw usage_error(path + ": made with " + diff + " (" + job.sketches.front() +
+                        "): sketch every shard with the same options");
+    }
+  }
+  DedupJob used = job;
+  used.config = config_of(job, headers.front());
+  MinHashEngine engine(used.config);
+
+  DedupSummary s;
+  s.backend = engine.backend();
+  IdTable ids;
+  Origins from;
+  std::vector<uint64_t> text_bytes;
+  const bool lengths = compares_lengths(job.config.keep);
+  uint64_t record_offset = 0;  // records of the shards before this one
+  // Signatures go to the engine a chunk at a time: the files are never held whole.
+  constexpr size_t chunk_documents = 65536;
+  Signatures chunk;
+  chunk.num_perm = used.config.minhash.num_perm;
+  std::vector<uint32_t> set_sizes;
+  auto add_chunk = [&] {
+    engine.add_signatures(chunk, set_sizes);
+    chunk.values.clear();
+    set_sizes.clear();
+  };
+  SketchRecord rec;
+  for (size_t f = 0; f < job.sketches.size(); ++f) {
+    const auto t0 = stage_clock::now();
+    SketchFileReader reader(job.sketches[f]);
+    const SketchHeader& h = reader.header();
+    while (reader.next(rec)) {
+      ids.add(h.ids_are_record_numbers ? std::to_string(record_offset + rec.record) : rec.id);
+      from.file_of.push_back(uint32_t(f));
+      from.record_of.push_back(rec.record);
+      if (lengths) text_bytes.push_back(rec.text_bytes);
+      set_sizes.push_back(rec.set_size);
+      chunk.values.append(rec.values.data(), rec.values.size());
+      if (set_sizes.size() == chunk_documents) add_chunk();
+    }
+    from.shards.push_back(h.shard);
+    s.input.records += h.records;
+    s.input.documents += h.documents;
+    record_offset += h.records;
+    s.seconds_read += seconds_since(t0);
+  }
+  add_chunk();
+  s.input.skipped = s.input.records - s.input.documents;
+  if (s.input.documents == 0) {
+    throw data_error("the sketch files hold no document (" + std::to_string(s.input.records) +
+                     " records read when they were made); nothing was written");
+  }
+
+  if (progress) progress({"candidates", engine.size(), 0, 0, seconds_since(t_start)});
+  s.result = engine.finish();
+  apply_keep_policy(s.result, job.config.keep, text_bytes);
+  s.method_stats = engine.stats_fields(s.result);
+  s.description = engine.describe(s.result);
+  s.kept = s.result.documents - s.result.removed;
+
+  if (progress) progress({"write", engine.size(), 0, 0, seconds_since(t_start)});
+  const auto t_write = stage_clock::now();
+  write_output(files, "outputs.removed", [&](std::ostream& out) {
+    write_removed(out, s.result, ids, [&](std::ostream& o, uint32_t d) {
+      o.put('\t');
+      write_tsv_field(o, from.shards[from.file_of[d]]);
+      o << '\t' << from.record_of[d];
+    });
+  });
+  write_output(files, "outputs.pairs", [&](std::ostream& out) { write_pairs(out, s.result, ids); });
+  write_output(files, "outputs.clusters", [&](std::ostream& out) { write_clusters(out, s.result, ids); });
+  s.seconds_write = seconds_since(t_write);
+  s.seconds_total = seconds_since(t_start);
+  write_output(files, "outputs.stats", [&](std::ostream& out) { out << stats_json(used, s); });
+  files.commit();
+  return s;
+}
+
+}  // namespace gpudedup::detail

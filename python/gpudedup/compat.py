@@ -1,0 +1,226 @@
+"""datasketch's MinHash and MinHashLSH on gpudedup's engine: a datasketch script runs after
+changing one import,
+
+    from datasketch import MinHash, MinHashLSH      ->   from gpudedup.compat import MinHash, MinHashLSH
+
+MinHash hashes each token with XXH64 and the engine's permutation family, so a MinHash
+updated with a text's char shingles equals gpudedup.sketch() of that text; MinHashLSH
+buckets signatures by the engine's band keys with the bands and rows the engine chooses
+for the threshold. Values are uint32 (datasketch keeps 32-bit values in uint64).
+minhashes() gives the signatures of many texts at once from the engine (CPU threads or
+a GPU), which is where the time goes.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _core
+from ._errors import library_errors
+
+__all__ = ["MinHash", "MinHashLSH", "minhashes"]
+
+_EMPTY = np.uint32(0xFFFFFFFF)
+
+
+def _check_num_perm(num_perm: Any) -> int:
+    if isinstance(num_perm, bool) or not isinstance(num_perm, (int, np.integer)) or not 1 <= num_perm <= 4096:
+        raise ValueError(f"num_perm must be an integer in 1..4096, got {num_perm!r}")
+    return int(num_perm)
+
+
+class MinHash:
+    """A MinHash signature built token by token (datasketch.MinHash's shape).
+
+    num_perm: number of values P (1..4096); seed: seeds the permutations (MinHashes are
+    comparable only with equal seed and num_perm). hashvalues: start from these values.
+    hashfunc and permutations of datasketch are not taken: the hash is the engine's.
+    """
+
+    __slots__ = ("seed", "hashvalues")
+
+    def __init__(self, num_perm: int = 128, seed: int = 1, hashfunc: Any = None, hashobj: Any = None,
+                 hashvalues: Optional[Iterable[int]] = None, permutations: Any = None):
+        if hashfunc is not None or hashobj is not None or permutations is not None:
+            raise ValueError("gpudedup.compat.MinHash hashes with the engine's functions: leave hashfunc, "
+                             "hashobj and permutations unset")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        self.seed = int(seed)
+        if hashvalues is not None:
+            values = np.asarray(hashvalues)
+            if values.ndim != 1 or values.size == 0 or values.size > 4096:
+                raise ValueError(f"hashvalues must hold 1..4096 values, got shape {values.shape}")
+            if values.size and (values.min() < 0 or values.max() > 0xFFFFFFFF):
+                raise ValueError("hashvalues must be 32-bit unsigned values")
+            self.hashvalues = np.ascontiguousarray(values, dtype=np.uint32).copy()
+        else:
+            self.hashvalues = np.full(_check_num_perm(num_perm), _EMPTY, dtype=np.uint32)
+
+    @property
+    def num_perm(self) -> int:
+        return len(self.hashvalues)
+
+    def update(self, b: Any) -> None:
+        """Adds one token (bytes, or str as UTF-8)."""
+        with library_errors():
+            _core.minhash_update(self.hashvalues, self.seed, (b,))
+
+    def update_batch(self, b: Iterable[Any]) -> None:
+        """Adds every token of `b` in one call."""
+        with library_errors():
+            _core.minhash_update(self.hashvalues, self.seed, b)
+
+    def _check_same(self, other: "MinHash") -> None:
+        if not isinstance(other, MinHash):
+            raise TypeError(f"expected a gpudedup.compat.MinHash, got {type(other).__name__}")
+        if other.seed != self.seed:
+            raise ValueError(f"cannot compare MinHashes of different seeds ({self.seed} and {other.seed})")
+        if other.num_perm != self.num_perm:
+            raise ValueError(f"cannot compare MinHashes of different num_perm ({self.num_perm} and {other.num_perm})")
+
+    def jaccard(self, other: "MinHash") -> float:
+        """Estimated Jaccard similarity: the share of equal values."""
+        self._check_same(other)
+        return float(np.count_nonzero(self.hashvalues == other.hashvalues)) / self.num_perm
+
+    def merge(self, other: "MinHash") -> None:
+        """This MinHash becomes the one of the union of both token sets."""
+        self._check_same(other)
+        np.minimum(self.hashvalues, other.hashvalues, out=self.hashvalues)
+
+    def digest(self) -> np.ndarray:
+        """A copy of the values."""
+        return self.hashvalues.copy()
+
+    def is_empty(self) -> bool:
+        """True when no token was added (every value is 0xFFFFFFFF)."""
+        return bool((self.hashvalues == _EMPTY).all())
+
+    def clear(self) -> None:
+        """Forgets every token."""
+        self.hashvalues.fill(_EMPTY)
+
+    def copy(self) -> "MinHash":
+        """An independent MinHash with the same seed and values."""
+        return MinHash(seed=self.seed, hashvalues=self.hashvalues)
+
+    def __len__(self) -> int:
+        return self.num_perm
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, MinHash) and self.seed == other.seed
+                and np.array_equal(self.hashvalues, other.hashvalues))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like datasketch's
+
+    @classmethod
+    def bulk(cls, b: Iterable[Iterable[Any]], num_perm: int = 128, seed: int = 1, **_: Any) -> List["MinHash"]:
+        """One MinHash per token collection of `b`."""
+        out = []
+        for tokens in b:
+            m = cls(num_perm=num_perm, seed=seed)
+            m.update_batch(tokens)
+            out.append(m)
+        return out
+
+
+def minhashes(texts: Any, num_perm: int = 128, seed: int = 1, shingle: str = "char", ngram: int = 5,
+              backend: str = "auto", threads: int = 0) -> List[MinHash]:
+    """The MinHash of each text's shingles, all sketched by the engine in one call (texts:
+    anything gpudedup.sketch() takes; the texts are normalized as the engine does)."""
+    from . import sketch
+
+    values = sketch(texts, num_perm=_check_num_perm(num_perm), seed=seed, shingle=shingle, ngram=ngram,
+                    backend=backend, threads=threads)
+    out = []
+    for row in values:
+        m = MinHash.__new__(MinHash)
+        m.seed = int(seed)
+        m.hashvalues = row.copy()
+        out.append(m)
+    return out
+
+
+class MinHashLSH:
+    """Keys of MinHashes in LSH buckets (datasketch.MinHashLSH's shape): query() gives the
+    keys sharing a band bucket with a MinHash, unverified, as datasketch does.
+
+    threshold: the Jaccard similarity the bands and rows aim at (the engine's choice of
+    (b, r), weighing false positives and negatives by `weights`); params=(b, r) sets them.
+    """
+
+    def __init__(self, threshold: float = 0.9, num_perm: int = 128, weights: Tuple[float, float] = (0.5, 0.5),
+                 params: Optional[Tuple[int, int]] = None, storage_config: Optional[Dict[str, Any]] = None,
+                 prepickle: Any = None, hashfunc: Any = None):
+        if storage_config not in (None, {"type": "dict"}):
+            raise ValueError("gpudedup.compat.MinHashLSH keeps its buckets in memory: storage_config "
+                             "must be None or {'type': 'dict'}")
+        if hashfunc is not None:
+            raise ValueError("gpudedup.compat.MinHashLSH uses the engine's band keys: leave hashfunc unset")
+        if not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be in [0.0, 1.0], got {threshold!r}")
+        self.h = _check_num_perm(num_perm)
+        if len(weights) != 2 or not all(0.0 <= w <= 1.0 for w in weights) or abs(sum(weights) - 1.0) > 1e-9:
+            raise ValueError(f"weights must be two values in [0, 1] summing to 1, got {weights!r}")
+        self.threshold = float(threshold)
+        with library_errors():
+            if params is None:
+                bands, rows = _core.choose_lsh_params(max(self.threshold, 1e-9), self.h, weights[0], weights[1])
+            else:
+                bands, rows = params
+            self._buckets = _core.LshBuckets(self.h, int(bands), int(rows))
+        self.b, self.r = self._buckets.bands, self._buckets.rows
+        self._doc_of: Dict[Hashable, int] = {}
+        self._key_of: Dict[int, Hashable] = {}
+
+    @property
+    def num_perm(self) -> int:
+        return self.h
+
+    def insert(self, key: Hashable, minhash: MinHash, check_duplication: bool = True) -> None:
+        """Adds `minhash` under `key` (a key already present is a ValueError)."""
+        if key in self._doc_of:
+            if check_duplication:
+                raise ValueError(f"the key {key!r} is in the LSH already")
+            self.remove(key)
+        with library_errors():
+            doc = self._buckets.insert(self._values(minhash))
+        self._doc_of[key] = doc
+        self._key_of[doc] = key
+
+    def query(self, minhash: MinHash) -> List[Hashable]:
+        """The keys sharing at least one band bucket with `minhash` (candidates, not verified)."""
+        with library_errors():
+            docs = self._buckets.query(self._values(minhash))
+        return [self._key_of[d] for d in docs]
+
+    def remove(self, key: Hashable) -> None:
+        """Takes `key` out of the LSH (a key not present is a ValueError)."""
+        if key not in self._doc_of:
+            raise ValueError(f"the key {key!r} is not in the LSH")
+        doc = self._doc_of.pop(key)
+        del self._key_of[doc]
+        self._buckets.remove(doc)
+
+    def is_empty(self) -> bool:
+        """True when no key is in the LSH."""
+        return not self._doc_of
+
+    def keys(self) -> List[Hashable]:
+        """The keys inserted, in order."""
+        return list(self._doc_of)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._doc_of
+
+    def __len__(self) -> int:
+        return len(self._doc_of)
+
+    def _values(self, minhash: MinHash) -> np.ndarray:
+        if not isinstance(minhash, MinHash):
+            raise TypeError(f"expected a gpudedup.compat.MinHash, got {type(minhash).__name__}")
+        if minhash.num_perm != self.h:
+            raise ValueError(f"the MinHash has num_perm {minhash.num_perm}, this LSH takes {self.h}")
+        return minhash.hashvalues

@@ -1,0 +1,142 @@
+// The engine's MinHash family and band keys for gpudedup.compat (datasketch's shape):
+// signatures updated token by token, and LSH buckets of those signatures in memory.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.hpp"
+#include "gpudedup/detail/minhash.hpp"
+#include "gpudedup/detail/xxhash64.hpp"
+#include "gpudedup/errors.hpp"
+#include "gpudedup/lsh.hpp"
+
+namespace nb = nanobind;
+
+namespace gpudedup::python {
+namespace {
+
+using Values = nb::ndarray<uint32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+/// The bytes of a token: bytes as they are, str as UTF-8. @throws nb::type_error otherwise.
+std::string_view token_bytes(nb::handle token, size_t j) {
+  PyObject* t = token.ptr();
+  if (PyBytes_Check(t)) return {PyBytes_AS_STRING(t), size_t(PyBytes_GET_SIZE(t))};
+  if (PyByteArray_Check(t)) return {PyByteArray_AS_STRING(t), size_t(PyByteArray_GET_SIZE(t))};
+  if (PyUnicode_Check(t)) {
+    Py_ssize_t size = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(t, &size);
+    if (!utf8) throw nb::python_error();
+    return {utf8, size_t(size)};
+  }
+  throw nb::type_error(("token " + std::to_string(j) + " is " + Py_TYPE(t)->tp_name + ", not bytes or str").c_str());
+}
+
+/// Folds every token of `tokens` into `values` (the running minimum of each permutation),
+/// a token's hash being XXH64 of its bytes: the hash the engine gives a char shingle, so
+/// a MinHash updated with a text's shingles equals the engine's signature of that text.
+void minhash_update(Values values, uint64_t seed, nb::handle tokens) {
+  const uint32_t p = uint32_t(values.shape(0));
+  std::vector<uint64_t> a(p), b(p);
+  detail::make_permutations(seed, p, a.data(), b.data());
+  uint32_t* sig = values.data();
+  size_t j = 0;
+  for (nb::handle token : tokens) {
+    const std::string_view bytes = token_bytes(token, j++);
+    const uint64_t h = detail::xxhash64(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    detail::minhash_update(sig, a.data(), b.data(), p, h);
+  }
+}
+
+/// LSH buckets of MinHash signatures: document d lands in one bucket per band, keyed by the
+/// engine's band key; two signatures are candidates when they share a bucket.
+class LshBuckets {
+ public:
+  LshBuckets(uint32_t num_perm, uint32_t bands, uint32_t rows) : num_perm_(num_perm), bands_(bands), rows_(rows) {
+    if (bands == 0 || rows == 0 || uint64_t(bands) * rows > num_perm) {
+      throw usage_error("`lsh.bands` x `lsh.rows` must be at most num_perm (" + std::to_string(num_perm) + "), got " +
+                        std::to_string(bands) + " x " + std::to_string(rows));
+    }
+    buckets_.resize(bands);
+  }
+
+  /// Adds a signature. @return its document number.
+  uint32_t insert(Values values) {
+    check(values);
+    const uint32_t d = uint32_t(removed_.size());
+    keys_.resize(keys_.size() + bands_);
+    for (uint32_t band = 0; band < bands_; ++band) {
+      const uint64_t key = detail::band_key(values.data() + size_t(band) * rows_, rows_, band);
+      keys_[size_t(d) * bands_ + band] = key;
+      buckets_[band][key].push_back(d);
+    }
+    removed_.push_back(0);
+    return d;
+  }
+
+  /// Document numbers sharing a bucket with the signature, each once, in order.
+  std::vector<uint32_t> query(Values values) const {
+    check(values);
+    std::vector<uint32_t> out;
+    for (uint32_t band = 0; band < bands_; ++band) {
+      const uint64_t key = detail::band_key(values.data() + size_t(band) * rows_, rows_, band);
+      const auto it = buckets_[band].find(key);
+      if (it != buckets_[band].end()) out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  /// Takes document d out of its buckets.
+  void remove(uint32_t d) {
+    if (d >= removed_.size() || removed_[d]) throw nb::key_error(("document " + std::to_string(d)).c_str());
+    removed_[d] = 1;
+    for (uint32_t band = 0; band < bands_; ++band) {
+      auto& bucket = buckets_[band][keys_[size_t(d) * bands_ + band]];
+      bucket.erase(std::remove(bucket.begin(), bucket.end(), d), bucket.end());
+      if (bucket.empty()) buckets_[band].erase(keys_[size_t(d) * bands_ + band]);
+    }
+  }
+
+  uint32_t bands() const { return bands_; }
+  uint32_t rows() const { return rows_; }
+
+ private:
+  void check(const Values& v) const {
+    if (v.shape(0) != num_perm_) {
+      throw usage_error("`minhash.num_perm`: the MinHash has " + std::to_string(v.shape(0)) +
+                        " values, this LSH takes " + std::to_string(num_perm_));
+    }
+  }
+  uint32_t num_perm_, bands_, rows_;
+  std::vector<std::unordered_map<uint64_t, std::vector<uint32_t>>> buckets_;
+  std::vector<uint64_t> keys_;     ///< bands_ keys per document
+  std::vector<uint8_t> removed_;
+};
+
+}  // namespace
+
+void bind_compat(nb::module_& m) {
+  m.def("minhash_update", &minhash_update, nb::arg("values"), nb::arg("seed"), nb::arg("tokens"));
+  m.def("choose_lsh_params", [](double threshold, uint32_t num_perm, double fp_weight, double fn_weight) {
+    if (!(threshold > 0 && threshold <= 1)) throw usage_error("`threshold` must be in (0, 1], got " + std::to_string(threshold));
+    if (num_perm == 0) throw usage_error("`minhash.num_perm` must be at least 1");
+    const LshParams p = choose_lsh_params(threshold, num_perm, fp_weight, fn_weight);
+    return nb::make_tuple(p.bands, p.rows);
+  });
+  nb::class_<LshBuckets>(m, "LshBuckets")
+      .def(nb::init<uint32_t, uint32_t, uint32_t>(), nb::arg("num_perm"), nb::arg("bands"), nb::arg("rows"))
+      .def("insert", &LshBuckets::insert, nb::arg("values"))
+      .def("query", &LshBuckets::query, nb::arg("values"))
+      .def("remove", &LshBuckets::remove, nb::arg("doc"))
+      .def_prop_ro("bands", &LshBuckets::bands)
+      .def_prop_ro("rows", &LshBuckets::rows);
+}
+
+}  // namespace gpudedup::python

@@ -1,0 +1,131 @@
+"""gpudedup.dedup_files against the program: the same readers, the same output files."""
+import gzip
+import json
+import os
+import shutil
+import signal
+import subprocess
+
+import pytest
+
+import gpudedup
+
+
+def write_jsonl(path, texts):
+    path.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(texts)),
+                    encoding="utf-8")
+
+
+def program_outputs(cli, inputs, out, *flags):
+    subprocess.run([str(cli), "dedup", *map(str, inputs), "--backend", "cpu", "-q", *flags,
+                    "-o", str(out / "kept"), "--removed", str(out / "removed.tsv"),
+                    "--clusters", str(out / "clusters.jsonl"), "--pairs", str(out / "pairs.tsv")],
+                   check=True, capture_output=True)
+    return {name: (out / name).read_bytes() for name in ("kept", "removed.tsv", "clusters.jsonl", "pairs.tsv")}
+
+
+def package_outputs(inputs, out, **options):
+    r = gpudedup.dedup_files(inputs, output=out / "kept", removed=out / "removed.tsv", clusters=out / "clusters.jsonl",
+                             pairs=out / "pairs.tsv", backend="cpu", **options)
+    return r, {name: (out / name).read_bytes() for name in ("kept", "removed.tsv", "clusters.jsonl", "pairs.tsv")}
+
+
+@pytest.mark.parametrize("compress", ["plain", "gzip", "zstd"])
+@pytest.mark.parametrize("options, flags", [
+    ({}, []),
+    ({"id_field": "id", "threshold": 0.6, "shingle": "word", "ngram": 2},
+     ["--id-field", "id", "--threshold", "0.6", "--shingle", "word", "--ngram", "2"]),
+    ({"method": "simhash", "hamming": 4}, ["--method", "simhash", "--hamming", "4"]),
+])
+def test_outputs_equal_the_program(cli, corpus, tmp_path, compress, options, flags):
+    src = tmp_path / "c.jsonl"
+    write_jsonl(src, corpus)
+    with open(src, "ab") as f:
+        f.write(b'{"text": 12}\n')  # a record without a string text: skipped by both
+    if compress == "gzip":
+        src.with_suffix(".jsonl.gz").write_bytes(gzip.compress(src.read_bytes()))
+        src = src.with_suffix(".jsonl.gz")
+    elif compress == "zstd":
+        if not shutil.which("zstd"):
+            pytest.skip("no zstd program to make the input")
+        subprocess.run(["zstd", "-q", str(src), "-o", str(src) + ".zst"], check=True)
+        src = tmp_path / "c.jsonl.zst"
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "py").mkdir()
+    theirs = program_outputs(cli, [src], tmp_path / "cli", *flags)
+    r, ours = package_outputs([src], tmp_path / "py", **options)
+    assert ours == theirs
+    assert theirs["removed.tsv"], "the corpus has near-duplicates"
+    assert r.stats["records"] == len(corpus) + 1 and r.stats["skipped"] == 1 and r.reports
+    assert r.stats["kept"] == int(r.keep.sum()) and len(r.keep) == len(corpus)
+
+
+def test_text_files_and_folders(cli, corpus, tmp_path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.txt").write_text("\n".join(corpus[:70]) + "\n")
+    (tmp_path / "in" / "b.txt").write_text("\n".join(corpus[70:]) + "\n")
+    for name in ("cli", "py"):
+        (tmp_path / name).mkdir()
+    theirs = program_outputs(cli, [tmp_path / "in" / "a.txt", tmp_path / "in" / "b.txt"], tmp_path / "cli")
+    _, ours = package_outputs([tmp_path / "in" / "a.txt", tmp_path / "in" / "b.txt"], tmp_path / "py")
+    assert ours == theirs
+
+
+def test_metadata_and_stats_file_equal_the_program(cli, corpus, tmp_path):
+    # Tags shared by every fourth text: the combined score differs from the plain one.
+    rows = [{"text": t, "tags": ["t%d" % (i % 4), "all"]} for i, t in enumerate(corpus)]
+    (tmp_path / "m.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    for name in ("cli", "py"):
+        (tmp_path / name).mkdir()
+    flags = ["--method", "simhash", "--meta-field", "tags", "--meta-weight", "0.6", "--min-score", "0.3",
+             "--stats", str(tmp_path / "cli" / "s.json")]
+    theirs = program_outputs(cli, [tmp_path / "m.jsonl"], tmp_path / "cli", *flags)
+    r, ours = package_outputs([tmp_path / "m.jsonl"], tmp_path / "py", method="simhash", meta_field="tags",
+                              meta_weight=0.6, min_score=0.3, stats=tmp_path / "py" / "s.json")
+    assert ours == theirs and theirs["removed.tsv"]
+    stats = json.loads((tmp_path / "py" / "s.json").read_text())
+    assert stats["documents"] == r.stats["documents"] == len(corpus)
+    assert stats["removed"] == json.loads((tmp_path / "cli" / "s.json").read_text())["removed"]
+    with pytest.raises(ValueError, match="meta_field applies to method simhash only"):
+        gpudedup.dedup_files(tmp_path / "m.jsonl", meta_field="tags")
+
+
+def test_errors_name_the_file_or_the_option(corpus, tmp_path):
+    with pytest.raises(OSError, match="missing.jsonl"):
+        gpudedup.dedup_files(tmp_path / "missing.jsonl")
+    write_jsonl(tmp_path / "c.jsonl", corpus)
+    with pytest.raises(ValueError, match="output"):
+        gpudedup.dedup_files(tmp_path / "c.jsonl", output=tmp_path / "c.jsonl")
+    with pytest.raises(ValueError, match="format"):
+        gpudedup.dedup_files(tmp_path / "c.jsonl", format="xml")
+    with pytest.raises(ValueError, match="bands applies to method minhash only"):
+        gpudedup.dedup_files(tmp_path / "c.jsonl", method="simhash", bands=4)
+    (tmp_path / "bad.jsonl").write_text('{"text": "fine"}\n{oops\n')
+    with pytest.raises(OSError, match="bad.jsonl:2"):
+        gpudedup.dedup_files(tmp_path / "bad.jsonl", strict=True)
+
+
+def test_progress_and_ctrl_c_between_batches(corpus, tmp_path):
+    write_jsonl(tmp_path / "c.jsonl", corpus)
+    seen = []
+    gpudedup.dedup_files(tmp_path / "c.jsonl", batch_size=16, progress=seen.append, backend="cpu")
+    sketch = [p for p in seen if p["stage"] == "sketch"]
+    assert len(sketch) == -(-len(corpus) // 16) and sketch[-1]["documents"] == len(corpus)
+    assert [p["stage"] for p in seen][-2:] == ["candidates", "write"]
+
+    def interrupt(p):
+        if p["documents"] >= 32:
+            os.kill(os.getpid(), signal.SIGINT)  # as Ctrl-C does
+
+    with pytest.raises(KeyboardInterrupt):
+        gpudedup.dedup_files(tmp_path / "c.jsonl", output=tmp_path / "kept", batch_size=16, progress=interrupt,
+                             backend="cpu")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.jsonl"]  # no output, no temporary
+
+
+def test_progress_true_uses_tqdm_when_installed(corpus, tmp_path, capsys):
+    tqdm = pytest.importorskip("tqdm")
+    assert tqdm
+    write_jsonl(tmp_path / "c.jsonl", corpus)
+    gpudedup.dedup_files(tmp_path / "c.jsonl", batch_size=16, progress=True, backend="cpu")
+    assert "gpudedup sketch" in capsys.readouterr().err
