@@ -13,6 +13,7 @@
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/progress_reporter.hpp"
 #include "host/cli/shard_name.hpp"
 #include "host/cli/skipped_report.hpp"
 #include "host/io/kept_sink.hpp"
@@ -122,7 +123,11 @@ int run_filter(int argc, char** argv) {
   std::vector<std::string> reports;
   uint64_t mismatched = 0, dropped = 0;
   InputBatch batch;
+  ProgressReporter progress("gpudedup filter", !r.count("quiet"));
+  uint64_t documents = 0;
   while (reader.next(batch, per_batch, batch_max_bytes)) {
+    documents += batch.size();
+    progress.update("filter", documents, "docs", reader.stats().bytes, read_fraction(reader));
     for (size_t i = 0; i < batch.size(); ++i) {
       const uint64_t record = batch.records[i];
       if (keep.size() <= record) keep.resize(record + 1, 0);
@@ -161,8 +166,10 @@ int run_filter(int argc, char** argv) {
     throw data_error(std::to_string(not_found) + " lines of " + removed_path + " name no document of " + shard +
                      " (the first: " + reports.front() + "); nothing was written");
   }
+  progress.update("write", documents, "docs", reader.stats().bytes, -1);
   io::write_kept_output(reader, keep, *files.file("filter.output"), kept_as);
   files.commit();
+  progress.finish();
 
   const InputStats& st = reader.stats();
   if (!r.count("quiet")) {

@@ -58,7 +58,7 @@ class ProgressReporter {
 };
 
 /// The share of a reading pass done: bytes read of the bytes a pass reads, or -1 when the
-/// total is unknown (stdin, compressed input, folders). `passes_before` whole passes of
+/// total is unknown (stdin, compressed input). `passes_before` whole passes of
 /// `passes` were done already (a method reading the input twice).
 double read_fraction(const RecordReader& reader, int passes_before = 0, int passes = 1);
 

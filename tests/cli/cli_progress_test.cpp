@@ -86,3 +86,18 @@ TEST(CliProgress, OffATerminalAShortRunPrintsOnlyItsSummaryAndQuietNothing) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
 }
+
+TEST(CliProgress, FilterDrawsItsStagesOnATerminal) {
+  if (run_shell("script -qc true /dev/null > /dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) for a terminal";
+  test_support::TempDir dir;
+  const auto in = dir.write("in.jsonl", corpus(4000));
+  const auto removed = dir.write("removed.tsv", "0\t1\t" + in + "\t0\n");
+  const auto log = dir.path("tty.log");
+  ASSERT_EQ(run_shell("script -qc '" + test_support::program_path() + " filter --batch-size 100 " + in +
+                      " --removed " + removed + " -o " + dir.path("k.jsonl") + "' /dev/null > " + log + " 2>&1"),
+            0)
+      << read_file(log);
+  const std::string tty = read_file(log);
+  for (const char* stage : {"[filter]", "[write]"}) EXPECT_NE(tty.find(stage), std::string::npos) << stage << "\n" << tty;
+  EXPECT_NE(tty.find("kept 3999, removed 1"), std::string::npos) << tty;
+}
