@@ -9,7 +9,8 @@
 #include "host/cli/flag_names.hpp"
 #include "host/cli/method_options.hpp"
 #include "host/cli/options.hpp"
-#include "host/cli/progress_line.hpp"
+#include "host/cli/progress_reporter.hpp"
+#include "host/cli/skipped_report.hpp"
 #include "host/mpi/mpi_dedup.hpp"
 
 namespace gpudedup::cli {
@@ -19,6 +20,8 @@ const char* dedup_help =
     "Find near-duplicate documents and write the corpus without them.\n"
     "\nexamples:\n"
     "  gpudedup dedup corpus.jsonl --output kept.jsonl --removed removed.tsv --stats stats.json\n"
+    "  gpudedup dedup crawl.jsonl.gz -o kept.jsonl.zst\n"
+    "  gpudedup dedup shards/ --output-dir dedup/   # dedup/part-0001.jsonl.gz for shards/part-0001.jsonl.gz\n"
     "  gpudedup dedup --threshold 0.9 --shingle word --ngram 3 crawl.jsonl.zst --output kept.jsonl\n"
     "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
     "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n"
@@ -56,7 +59,10 @@ void add_dedup_options(cxxopts::Options& o) {
     ("from-sketches", "the inputs are sketch files of gpudedup sketch, one per shard, in the order of one run "
                       "over all the shards; --removed gains the shard and record columns gpudedup filter reads");
   o.add_options("Output")
-    ("o,output", "kept records, byte-for-byte, in input order", cxxopts::value<std::string>())
+    ("o,output", "kept records, byte-for-byte, in input order; - is stdout; NAME.zst or NAME.gz compresses",
+     cxxopts::value<std::string>())
+    ("output-dir", "instead of --output: the kept records of each input file in DIR/its name (its path "
+     "in a folder given), compressed as that name says", cxxopts::value<std::string>())
     ("removed", "TSV: id, duplicate_of", cxxopts::value<std::string>())
     ("pairs", "TSV: id_a, id_b, similarity", cxxopts::value<std::string>())
     ("clusters", "JSONL: cluster, representative, members", cxxopts::value<std::string>())
@@ -92,6 +98,9 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   c.all_pairs = r.count("all-pairs") > 0;
   c.keep = enum_option<KeepPolicy>(r, "keep");
   job.outputs.output = opt(r, "output");
+  job.outputs.output_dir = opt(r, "output-dir");
+  GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),
+             "--output and --output-dir both take the kept records: give one of them");
   job.outputs.removed = opt(r, "removed");
   job.outputs.pairs = opt(r, "pairs");
   job.outputs.clusters = opt(r, "clusters");
@@ -106,6 +115,9 @@ void print_summary(const DedupSummary& s) {
                (unsigned long long)s.input.records, (unsigned long long)s.kept,
                (unsigned long long)r.removed, (unsigned long long)r.clusters,
                (unsigned long long)s.input.skipped, (unsigned long long)r.empty);
+  if (s.input.skipped_files)
+    std::fprintf(stderr, "gpudedup: input files skipped (unreadable folder files, unusable Parquet files): %llu (see below)\n",
+                 (unsigned long long)s.input.skipped_files);
   for (const auto& line : s.description) std::fprintf(stderr, "gpudedup: %s\n", line.c_str());
   const double t = s.seconds_total > 0 ? s.seconds_total : 1e-9;
   std::fprintf(stderr,
@@ -113,16 +125,6 @@ void print_summary(const DedupSummary& s) {
                "write %.2f): %.0f docs/s, %.1f MB/s\n",
                to_string(s.backend), s.seconds_total, s.seconds_read, r.seconds.sketch, r.seconds.candidates,
                r.seconds.cluster, s.seconds_write, double(s.input.documents) / t, double(s.input.bytes) / t / 1e6);
-}
-
-/// The skipped records: their count and the first few, even with --quiet (a run that
-/// silently loses records is worse than a noisy one); --quiet-errors hides them.
-void print_skipped(const InputStats& in) {
-  for (const auto& line : in.reports) std::fprintf(stderr, "gpudedup: skipped %s\n", with_flags(line).c_str());
-  if (in.skipped > in.reports.size()) {
-    std::fprintf(stderr, "gpudedup: ... and %llu more skipped records\n",
-                 (unsigned long long)(in.skipped - in.reports.size()));
-  }
 }
 
 /// Under mpirun (or srun): the distributed job (host/mpi, docs/scaling.md). Rank 0 prints
@@ -133,7 +135,7 @@ int run_dedup_under_mpi(const DedupJob& job, const cxxopts::ParseResult& r) {
     print_summary(o.summary);
     for (const auto& line : o.report) std::fprintf(stderr, "gpudedup: %s\n", line.c_str());
   }
-  if (!r.count("quiet-errors")) print_skipped(o.local_input);
+  if (!r.count("quiet-errors")) print_skipped("gpudedup", o.local_input);
   return 0;
 }
 
@@ -166,11 +168,18 @@ int run_dedup_command(int argc, char** argv) {
   job.config.validate();  // combinations the options alone cannot see
   if (mpi::launched_by_mpi()) return run_dedup_under_mpi(job, r);
   const bool quiet = r.count("quiet") > 0;
-  ProgressLine line(!quiet);
-  const DedupSummary s = run_dedup(job, [&](const Progress& p) { line(p); });
+  ProgressReporter line("gpudedup dedup", !quiet);
+  const DedupSummary s = run_dedup(job, [&](const Progress& p) {
+    if (std::string_view(p.stage) == "write") {
+      line.update(p.stage, p.written, "kept records", 0, p.fraction);
+    } else {
+      line.update(p.stage, p.documents, "docs", p.input_bytes, p.fraction);
+    }
+  });
   line.finish();
   if (!quiet) print_summary(s);
-  if (!r.count("quiet-errors")) print_skipped(s.input);
+  // Even with --quiet: a run that silently loses records is worse than a noisy one.
+  if (!r.count("quiet-errors")) print_skipped("gpudedup", s.input);
   return 0;
 }
 

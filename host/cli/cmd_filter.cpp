@@ -13,7 +13,10 @@
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/progress_reporter.hpp"
 #include "host/cli/shard_name.hpp"
+#include "host/cli/skipped_report.hpp"
+#include "host/io/kept_sink.hpp"
 
 namespace gpudedup::cli {
 namespace {
@@ -95,7 +98,8 @@ int run_filter(int argc, char** argv) {
     ("removed", "the removed list of gpudedup dedup --from-sketches", cxxopts::value<std::string>())
     ("shard", "the shard name the list gives these inputs (default: the inputs as given)",
      cxxopts::value<std::string>())
-    ("o,output", "the shard's kept records, byte-for-byte, in input order", cxxopts::value<std::string>())
+    ("o,output", "the shard's kept records, byte-for-byte, in input order; - is stdout; NAME.zst or NAME.gz "
+     "compresses; Parquet input: its kept rows as Parquet", cxxopts::value<std::string>())
     ("q,quiet", "no summary (lines of the list that match no record are still reported)");
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
@@ -108,7 +112,9 @@ int run_filter(int argc, char** argv) {
 
   std::vector<NamedPath> inputs = input_paths(input);
   inputs.push_back({"filter.removed", removed_path});
-  OutputSet files({{"filter.output", option<std::string>(r, "output")}}, inputs);
+  const std::string output = option<std::string>(r, "output");
+  const KeptFormat kept_as = kept_format(output, input);  // refused now, not after the work
+  OutputSet files({{"filter.output", output}}, inputs);
   files.skip_outputs(input);
   RemovedLines removed = read_removed(removed_path, shard);
 
@@ -117,7 +123,11 @@ int run_filter(int argc, char** argv) {
   std::vector<std::string> reports;
   uint64_t mismatched = 0, dropped = 0;
   InputBatch batch;
+  ProgressReporter progress("gpudedup filter", !r.count("quiet"));
+  uint64_t documents = 0;
   while (reader.next(batch, per_batch, batch_max_bytes)) {
+    documents += batch.size();
+    progress.update("filter", documents, "docs", reader.stats().bytes, read_fraction(reader));
     for (size_t i = 0; i < batch.size(); ++i) {
       const uint64_t record = batch.records[i];
       if (keep.size() <= record) keep.resize(record + 1, 0);
@@ -156,8 +166,10 @@ int run_filter(int argc, char** argv) {
     throw data_error(std::to_string(not_found) + " lines of " + removed_path + " name no document of " + shard +
                      " (the first: " + reports.front() + "); nothing was written");
   }
-  reader.write_kept(keep, files.file("filter.output")->stream());
+  progress.update("write", documents, "docs", reader.stats().bytes, -1);
+  io::write_kept_output(reader, keep, *files.file("filter.output"), kept_as);
   files.commit();
+  progress.finish();
 
   const InputStats& st = reader.stats();
   if (!r.count("quiet")) {
@@ -178,7 +190,7 @@ int run_filter(int argc, char** argv) {
                  "gpudedup sketch was given them, or --shard NAME; everything was kept\n",
                  removed_path.c_str(), shard.c_str(), names.c_str());
   }
-  for (const auto& line : st.reports) std::fprintf(stderr, "gpudedup filter: skipped %s\n", with_flags(line).c_str());
+  print_skipped("gpudedup filter", st);
   return 0;
 }
 

@@ -7,6 +7,8 @@
 #include "gpudedup/corpus_gen.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/cli/command.hpp"
+#include "host/cli/line_counting_buf.hpp"
+#include "host/cli/progress_reporter.hpp"
 #include "host/cli/options.hpp"
 #include "gpudedup/io.hpp"
 
@@ -35,6 +37,7 @@ int run_gen(int argc, char** argv) {
     ("documents", "documents to generate (clusters included)", cxxopts::value<uint64_t>())
     ("seed", "random seed", cxxopts::value<uint64_t>()->default_value("1"))
     ("output", "corpus FILE: JSONL {\"id\": \"...\", \"text\": \"...\"}", cxxopts::value<std::string>())
+    ("q,quiet", "no progress line")
     ("truth", "truth FILE: JSONL {\"cluster\": n, \"members\": [ids]} per planted cluster",
      cxxopts::value<std::string>())
     ("train", "text FILE to train the Markov word model on (default: built-in vocabulary)",
@@ -91,8 +94,16 @@ int run_gen(int argc, char** argv) {
     c.train_text = read_file(c.train_name);
   }
   const auto start = std::chrono::steady_clock::now();
+  const uint64_t total = c.documents;
   const CorpusGenerator gen(std::move(c));
-  const CorpusSummary s = gen.write(files.file("gen.output")->stream(), files.file("gen.truth")->stream());
+  ProgressReporter progress("gpudedup gen", !r.count("quiet"));
+  // The corpus is written a line per document: its newlines are the progress.
+  LineCountingBuf counted(files.file("gen.output")->stream().rdbuf(), [&](uint64_t lines) {
+    progress.update("generate", lines, "docs", 0, total ? double(lines) / double(total) : -1);
+  });
+  std::ostream corpus(&counted);
+  const CorpusSummary s = gen.write(corpus, files.file("gen.truth")->stream());
+  progress.finish();
   files.commit();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cerr << "gen: " << s.documents << " documents (" << s.bytes / 1e6 << " MB), " << s.clusters

@@ -11,6 +11,9 @@
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/progress_reporter.hpp"
+#include "host/cli/skipped_report.hpp"
+#include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
 
 namespace gpudedup::cli {
@@ -160,11 +163,11 @@ int run_add_or_query(int argc, char** argv, bool add) {
       ("only-new", "index only the documents that are not near-duplicates")
       ("o,output", "with --only-new: the new records, byte-for-byte, in input order", cxxopts::value<std::string>())
       ("answers", "TSV answers, as `index query` writes them", cxxopts::value<std::string>())
-      ("q,quiet", "no summary");
+      ("q,quiet", "no progress and no summary");
   } else {
     o.add_options("Output")
       ("o,output", "TSV answers (default: standard output)", cxxopts::value<std::string>())
-      ("q,quiet", "no summary");
+      ("q,quiet", "no progress and no summary");
   }
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
@@ -193,6 +196,7 @@ int run_add_or_query(int argc, char** argv, bool add) {
   InputBatch batch;
   std::vector<uint8_t> keep;
   uint64_t documents = 0, fresh = 0, duplicates = 0;
+  ProgressReporter progress(add ? "gpudedup index add" : "gpudedup index query", !r.count("quiet"));
   // Each batch is committed to the index as it goes. If the run stops part way (a bad
   // record under --strict, an unreadable file), the answers so far are still written,
   // so no indexed document is lost from the pipeline's view.
@@ -203,6 +207,7 @@ int run_add_or_query(int argc, char** argv, bool add) {
       else if (only_new) got = idx.query_insert(batch.docs, batch.ids);
       else idx.insert(batch.docs, batch.ids);
       documents += batch.size();
+      progress.update(add ? "add" : "query", documents, "docs", reader.stats().bytes, read_fraction(reader));
       if (got.empty()) {
         fresh += batch.size();
         continue;
@@ -219,6 +224,7 @@ int run_add_or_query(int argc, char** argv, bool add) {
       }
     }
   } catch (const std::exception& e) {
+    progress.finish();
     if (add && documents > 0) {
       files.discard("index.output");
       files.commit();
@@ -230,10 +236,11 @@ int run_add_or_query(int argc, char** argv, bool add) {
     }
     throw;
   }
+  progress.finish();
   const InputStats& in = reader.stats();
   if (kept_file) {
     keep.resize(in.records, 0);
-    reader.write_kept(keep, kept_file->stream(), kept_as);
+    io::write_kept_output(reader, keep, *kept_file, kept_as);
   }
   files.commit();
   if (!r.count("quiet")) {
@@ -246,7 +253,7 @@ int run_add_or_query(int argc, char** argv, bool add) {
                    add ? "add" : "query", (unsigned long long)documents, (unsigned long long)fresh,
                    (unsigned long long)duplicates, (unsigned long long)in.skipped);
     }
-    for (const auto& line : in.reports) std::fprintf(stderr, "gpudedup index: skipped %s\n", with_flags(line).c_str());
+    print_skipped("gpudedup index", in);
     std::fprintf(stderr, "gpudedup index: %s holds %llu documents in %llu segments\n", idx.path().c_str(),
                  (unsigned long long)st.documents, (unsigned long long)st.segments);
     if (!st.merge_error.empty()) {
@@ -291,7 +298,7 @@ int run_stats(int argc, char** argv) {
 
 int run_compact(int argc, char** argv) {
   auto o = index_options("compact", "Merge all segments of an index into one.\n");
-  o.add_options()("q,quiet", "no summary");
+  o.add_options()("q,quiet", "no progress and no summary");
   o.parse_positional({"dir"});
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
@@ -300,7 +307,12 @@ int run_compact(int argc, char** argv) {
   opts.backend = Backend::cpu;
   Index idx = Index::open(index_dir(r), opts);
   const uint64_t before = idx.stats().segments;
-  idx.compact();
+  {
+    // One call with no counter inside: the line shows that it runs and for how long.
+    ProgressReporter progress("gpudedup index compact", !r.count("quiet"));
+    progress.update("compact", before, "segments", 0, -1);
+    idx.compact();
+  }
   if (!r.count("quiet")) {
     std::fprintf(stderr, "gpudedup index compact: %llu segments -> %llu\n", (unsigned long long)before,
                  (unsigned long long)idx.stats().segments);

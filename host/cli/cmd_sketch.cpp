@@ -10,6 +10,8 @@
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
+#include "host/cli/progress_reporter.hpp"
+#include "host/cli/skipped_report.hpp"
 #include "host/cli/shard_name.hpp"
 #include "host/cli/simhash_options.hpp"
 #include "host/io/result_writers.hpp"
@@ -19,15 +21,20 @@ namespace {
 
 /// `id<TAB>fingerprint` (16 hex digits) per document; tfidf weights read the input twice.
 InputStats write_simhash_tsv(const Config& config, const InputOptions& input, size_t per_batch,
-                             std::ostream& out) {
+                             std::ostream& out, ProgressReporter& progress) {
   SimHashEngine engine(config);
   InputBatch batch;
+  const int passes = engine.needs_df_pass() ? 2 : 1;
   if (engine.needs_df_pass()) {
     for (const auto& path : input.paths) {
       GD_EXPECTS(path != "-", "--weights tfidf/tfidf-len read the input twice: give a file, not - (stdin)");
     }
     RecordReader df_reader(input);
-    while (df_reader.next(batch, per_batch, batch_max_bytes)) engine.count_df(batch.docs);
+    while (df_reader.next(batch, per_batch, batch_max_bytes)) {
+      engine.count_df(batch.docs);
+      progress.update("idf counts", df_reader.stats().documents, "docs", df_reader.stats().bytes,
+                      read_fraction(df_reader, 0, passes));
+    }
   }
   RecordReader reader(input);
   char hex[20];
@@ -38,13 +45,15 @@ InputStats write_simhash_tsv(const Config& config, const InputOptions& input, si
       std::snprintf(hex, sizeof hex, "\t%016llx\n", static_cast<unsigned long long>(fps[i]));
       out << hex;
     }
+    progress.update("sketch", reader.stats().documents, "docs", reader.stats().bytes,
+                    read_fraction(reader, passes - 1, passes));
   }
   return reader.stats();
 }
 
 /// The binary sketch file of docs/formats.md, or `id<TAB>P hex values` with --format tsv.
 InputStats write_minhash(const Config& config, const InputOptions& input, size_t per_batch, bool tsv,
-                         std::ostream& out) {
+                         std::ostream& out, ProgressReporter& progress) {
   MinHashEngine engine(config);
   RecordReader reader(input);
   SketchHeader header = SketchHeader::from_config(config);
@@ -77,6 +86,7 @@ InputStats write_minhash(const Config& config, const InputOptions& input, size_t
       out << '\n';
     }
     header.documents += batch.size();
+    progress.update("sketch", header.documents, "docs", reader.stats().bytes, read_fraction(reader));
   }
   if (!tsv) {
     header.records = reader.stats().records;
@@ -99,7 +109,7 @@ int run_sketch(int argc, char** argv) {
   o.add_options("Output")("o,output", "file to write", cxxopts::value<std::string>())(
       "method", "minhash or simhash", cxxopts::value<std::string>()->default_value("minhash"))(
       "format", "binary (minhash only) or tsv", cxxopts::value<std::string>()->default_value("binary"))(
-      "q,quiet", "no summary");
+      "q,quiet", "no progress and no summary");
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
   GD_EXPECTS(r.count("output"), "--output FILE is required");
@@ -119,19 +129,21 @@ int run_sketch(int argc, char** argv) {
   OutputSet files({{"sketch.output", r["output"].as<std::string>()}}, input_paths(input));
   files.skip_outputs(input);
   AtomicOutputFile& file = *files.file("sketch.output");
+  ProgressReporter progress("gpudedup sketch", !r.count("quiet"));
   InputStats stats;
   if (method == "simhash") {
     config.method = "simhash";
     config.simhash = read_simhash_options(r);
-    stats = write_simhash_tsv(config, input, per_batch, file.stream());
+    stats = write_simhash_tsv(config, input, per_batch, file.stream(), progress);
   } else {
-    stats = write_minhash(config, input, per_batch, format == "tsv", file.stream());
+    stats = write_minhash(config, input, per_batch, format == "tsv", file.stream(), progress);
   }
+  progress.finish();
   files.commit();
   if (!r.count("quiet")) {
     std::cerr << "gpudedup sketch: " << stats.documents << " " << method << " sketches, " << stats.skipped
               << " records skipped\n";
-    for (const auto& line : stats.reports) std::cerr << "gpudedup sketch: skipped " << with_flags(line) << "\n";
+    print_skipped("gpudedup sketch", stats);
   }
   return 0;
 }

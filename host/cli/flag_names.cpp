@@ -39,6 +39,7 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"minhash.num_perm", "--num-perm"},
       {"outputs.clusters", "--clusters"},
       {"outputs.output", "--output"},
+      {"outputs.output_dir", "--output-dir"},
       {"outputs.pairs", "--pairs"},
       {"outputs.removed", "--removed"},
       {"outputs.stats", "--stats"},

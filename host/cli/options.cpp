@@ -5,6 +5,7 @@
 
 #include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/io/input_list.hpp"
 
 namespace gpudedup::cli {
 namespace {
@@ -13,8 +14,11 @@ namespace {
 
 void add_input_options(cxxopts::Options& o) {
   o.add_options("Input")
-    ("inputs", "input files, directories, or - for stdin", cxxopts::value<std::vector<std::string>>())
-    ("input-format", "auto, jsonl, text, dir or parquet (auto: by content, then name; .zst and .gz are decompressed)",
+    ("inputs", "input files, folders, or - for stdin", cxxopts::value<std::vector<std::string>>())
+    ("input-list", "FILE naming the inputs, one path per line (after those given as arguments)",
+     cxxopts::value<std::string>())
+    ("input-format", "auto, jsonl, text, dir or parquet (auto: Parquet by content, JSONL by name, else text; in "
+     "a folder, a file neither Parquet nor JSONL is one document; zstd and gzip are told by content)",
      cxxopts::value<std::string>()->default_value("auto"))
     ("text-field", "JSONL field or Parquet column holding the text", cxxopts::value<std::string>()->default_value("text"))
     ("id-field", "JSONL field or Parquet column holding the id (string or number); default: record number",
@@ -27,7 +31,10 @@ void add_input_options(cxxopts::Options& o) {
 InputOptions read_input_options(const cxxopts::ParseResult& r) {
   InputOptions in;
   if (r.count("inputs")) in.paths = option<std::vector<std::string>>(r, "inputs");
-  GD_EXPECTS(!in.paths.empty(), "no input given: name files, a directory, or - for stdin");
+  if (r.count("input-list")) {
+    for (auto& p : io::read_path_list(option<std::string>(r, "input-list"))) in.paths.push_back(std::move(p));
+  }
+  GD_EXPECTS(!in.paths.empty(), "no input given: name files, folders, - for stdin, or --input-list FILE");
   in.format = enum_option<InputFormat>(r, "input-format");
   in.text_field = option<std::string>(r, "text-field");
   in.id_field = option<std::string>(r, "id-field");

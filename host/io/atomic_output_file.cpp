@@ -50,6 +50,7 @@ struct AtomicOutputFile::Impl {
   std::ostream stream{nullptr};
   bool prepared = false;
   bool committed = false;
+  bool deferred_sync = false;  ///< the owner syncs the file system once for many outputs
 
   void open_in_place() {
     int fd = -1;
@@ -148,9 +149,19 @@ void AtomicOutputFile::prepare() {
     throw data_error(m.path + ": writing the output failed: " + (err ? std::strerror(err) : "the stream failed") +
                      " (is the disk full?)");
   }
-  if (!synced(m.buffer->fd()))
+  if (!m.deferred_sync && !synced(m.buffer->fd()))
     throw data_error(m.path + ": writing the output failed: fsync: " + std::strerror(errno) + " (is the disk full?)");
   m.prepared = true;
+}
+
+void AtomicOutputFile::defer_sync() { impl_->deferred_sync = true; }
+
+void AtomicOutputFile::close() {
+  auto& m = *impl_;
+  prepare();
+  if (m.temp.empty() || !m.buffer) return;  // written in place: touched() reads the buffer
+  m.stream.rdbuf(nullptr);
+  m.buffer.reset();  // closes the descriptor (and drops the lock: the PID in the name still says we live)
 }
 
 void AtomicOutputFile::commit() {
@@ -163,7 +174,7 @@ void AtomicOutputFile::commit() {
                        "; check that it is not a folder and that its folder is writable");
     io::forget_temporary(m.slot);
     m.slot = -1;
-    sync_folder(io::folder_of(m.target.path));
+    if (!m.deferred_sync) sync_folder(io::folder_of(m.target.path));
   }
   m.committed = true;
 }

@@ -10,8 +10,11 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <unordered_map>
 
 #include "gpudedup/errors.hpp"
+#include "host/io/file_name.hpp"
 #include "host/io/output_target.hpp"
 #include "host/io/temporary_files.hpp"
 #include "host/io/content_sniff.hpp"
@@ -20,12 +23,6 @@
 namespace gpudedup::io {
 namespace fs = std::filesystem;
 namespace {
-
-bool ends_with_ci(const std::string& s, const std::string& suffix) {
-  if (s.size() < suffix.size()) return false;
-  return std::equal(suffix.begin(), suffix.end(), s.end() - std::ptrdiff_t(suffix.size()),
-                    [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
-}
 
 const char* format_option(InputFormat f) {
   switch (f) {
@@ -84,6 +81,79 @@ InputFormat format_for_name(const std::string& path) {
   return InputFormat::text;
 }
 
+namespace {
+
+/// Reading one file twice would count its documents twice (and call them duplicates of
+/// themselves): whatever the spelling, link or folder that names it again, it is refused.
+class SeenFiles {
+ public:
+  void add(const Input& in) {
+    FileId id;
+    if (in.path == "-" || !in.problem.empty() || !identify(in.path, id)) return;
+    const auto [it, fresh] = seen_.emplace(id, in.name);
+    if (!fresh)
+      throw usage_error(it->second + " and " + in.name +
+                        " are the same file (one device and inode); each input is read once: "
+                        "give it once (on the command line, in --input-list, or through one folder)");
+  }
+
+ private:
+  std::unordered_map<FileId, std::string, FileIdHash> seen_;
+};
+
+/// The format of a folder's file: `automatic` and `dir` read a JSONL name as JSONL
+/// shards and any other file as one document; `jsonl` or `text` read every file so.
+InputFormat folder_file_format(InputFormat given, const std::string& relative) {
+  if (given == InputFormat::jsonl || given == InputFormat::text) return given;
+  return format_for_name(relative) == InputFormat::jsonl ? InputFormat::jsonl : InputFormat::directory;
+}
+
+/// A folder's file by its head: a Parquet file is read as Parquet whatever its name or
+/// `input.format` (reading it as text would misread it), and one that cannot be read is
+/// kept as `unusable` (skipped and reported by the first pass); an uncompressed file's size
+/// is its bytes for the progress total. A head that cannot be read, or is refused, is left
+/// to the first pass, which skips and reports the file.
+void resolve_folder_file(Input& in, const InputOptions& options) {
+  Content content;
+  try {
+    content = check_file_content(in.path);
+  } catch (const std::exception&) {
+    return;
+  }
+  if (content == Content::plain) {
+    std::error_code ec;
+    const auto size = fs::file_size(in.path, ec);
+    if (!ec) in.plain_bytes = uint64_t(size);
+    return;
+  }
+  if (content != Content::parquet) return;
+  in.format = InputFormat::parquet;
+  try {
+    if (!parquet_supported()) ParquetTable::open(in.path, {});  // says how to build with Parquet support
+    in.plain_bytes = ParquetTable::open(in.path, ParquetColumns{options.text_field, options.id_field})->total_bytes();
+  } catch (const std::exception& e) {
+    in.unusable = e.what();
+  }
+}
+
+void add_folder(const std::string& path, const InputOptions& options, std::vector<Input>& inputs) {
+  std::string prefix = path;
+  if (prefix.back() != '/') prefix += '/';
+  for (auto& entry : list_directory(path, options.skip_files)) {
+    Input in;
+    in.path = prefix + entry.relative;
+    in.name = in.path;
+    in.format = folder_file_format(options.format, entry.relative);
+    in.in_folder = true;
+    in.relative = std::move(entry.relative);
+    in.problem = std::move(entry.problem);
+    if (in.problem.empty()) resolve_folder_file(in, options);
+    inputs.push_back(std::move(in));
+  }
+}
+
+}  // namespace
+
 std::vector<Input> resolve_inputs(const InputOptions& options) {
   if (options.paths.empty()) throw usage_error("no input given: name files, folders, or - for stdin");
   std::vector<Input> inputs;
@@ -92,6 +162,7 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
     Input in;
     in.path = path;
     in.name = path;
+    in.relative = fs::path(path).filename().string();
     if (path == "-") {
       if (stdin_seen) throw usage_error("- (stdin) is given twice; stdin can be read only once");
       stdin_seen = true;
@@ -99,6 +170,7 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
         throw usage_error(std::string("- (stdin) cannot be read with ") + format_option(options.format) +
                           "; use `input.format` jsonl or text (a Parquet file is read from its path: it needs random access)");
       in.name = "<stdin>";
+      in.relative = "stdin";
       in.format = options.format == InputFormat::automatic ? InputFormat::text : options.format;
       in.spool = std::make_unique<Spool>(in.name);
       inputs.push_back(std::move(in));
@@ -109,14 +181,9 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
       throw data_error(path + ": cannot read input: " + std::strerror(errno) +
                        "; check the path (relative paths start from the current folder)");
     if (S_ISDIR(st.st_mode)) {
-      if (options.format != InputFormat::automatic && options.format != InputFormat::directory)
-        throw data_error(path + ": is a folder but " + format_option(options.format) +
-                         " was given; name the files inside it, or use `input.format` dir (or auto)");
       if (::access(path.c_str(), R_OK | X_OK) != 0)
         throw data_error(path + ": cannot list the folder: " + std::strerror(errno) + "; check its permissions");
-      in.format = InputFormat::directory;
-      in.skip = options.skip_files;
-      inputs.push_back(std::move(in));
+      add_folder(path, options, inputs);
       continue;
     }
     if (options.format == InputFormat::directory)
@@ -143,34 +210,78 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
     if (!S_ISREG(st.st_mode)) in.spool = std::make_unique<Spool>(path);
     inputs.push_back(std::move(in));
   }
+  SeenFiles seen;
+  for (const auto& in : inputs) seen.add(in);
   refuse_if_all_unusable(inputs);
   if (!options.meta_field.empty()) {
     for (const auto& in : inputs) {
       if (in.format == InputFormat::jsonl) continue;
       throw usage_error("`input.meta_field` " + options.meta_field + " reads a JSON array field of JSONL records, but " +
                         in.name + " is read as " +
-                        (in.format == InputFormat::directory ? "a folder" : in.format == InputFormat::parquet ? "Parquet" : "text") +
+                        (in.format == InputFormat::directory ? "one document (a folder's file)"
+                         : in.format == InputFormat::parquet ? "Parquet"
+                                                             : "text") +
                         "; give JSONL input (.jsonl, .json, .ndjson, or `input.format` jsonl)");
     }
   }
   return inputs;
 }
 
-std::vector<std::string> list_directory(const std::string& root, const std::vector<FileId>& skip) {
-  std::vector<std::string> files;
+namespace {
+
+/// Why a folder entry that is not a regular file (after links) cannot be read.
+std::string entry_problem(const fs::directory_entry& e) {
+  std::error_code ec;
+  const fs::file_status st = e.status(ec);
+  if (ec || st.type() == fs::file_type::not_found) return "a broken symbolic link";
+  switch (st.type()) {
+    case fs::file_type::fifo: return "a named pipe (FIFO), not a regular file";
+    case fs::file_type::socket: return "a socket, not a regular file";
+    case fs::file_type::block:
+    case fs::file_type::character: return "a device, not a regular file";
+    default: return "not a regular file";
+  }
+}
+
+}  // namespace
+
+std::vector<FolderEntry> list_directory(const std::string& root, const std::vector<FileId>& skip) {
+  std::vector<FolderEntry> entries;
   std::error_code ec;
   fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
-    if (!it->is_regular_file(type_ec) || is_temporary_name(it->path().filename().native())) continue;
+    if (is_temporary_name(it->path().filename().native())) continue;
+    // A link to a folder is not followed (no cycles); a folder itself is recursed into.
+    if (it->is_directory(type_ec)) continue;
+    FolderEntry entry;
+    if (!it->is_regular_file(type_ec)) entry.problem = entry_problem(*it);
     FileId id;
     if (!skip.empty() && identify(it->path().native(), id) && std::find(skip.begin(), skip.end(), id) != skip.end())
       continue;
-    files.push_back(it->path().lexically_relative(root).generic_string());
+    entry.relative = it->path().lexically_relative(root).generic_string();
+    entries.push_back(std::move(entry));
   }
   if (ec) throw data_error(root + ": cannot list the folder: " + ec.message() + "; check the permissions of its subfolders");
-  std::sort(files.begin(), files.end());
-  return files;
+  std::sort(entries.begin(), entries.end(),
+            [](const FolderEntry& a, const FolderEntry& b) { return a.relative < b.relative; });
+  return entries;
+}
+
+std::vector<std::string> read_path_list(const std::string& list_file) {
+  std::ifstream in(list_file, std::ios::binary);
+  if (!in)
+    throw data_error(list_file + ": cannot read the input list: " + std::strerror(errno) + "; check the path");
+  std::vector<std::string> paths;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) paths.push_back(line);
+  }
+  if (in.bad()) throw data_error(list_file + ": reading the input list failed: " + std::strerror(errno));
+  if (paths.empty())
+    throw usage_error(list_file + ": the input list names no path; give one path per line");
+  return paths;
 }
 
 std::unique_ptr<ByteSource> open_input(Input& input, bool first_pass) {

@@ -1,6 +1,7 @@
 #pragma once
-// Turns InputOptions::paths into the list of inputs to read: checks that each exists and
-// is readable, decides its format, and lists directories.
+// Turns InputOptions::paths into the list of files to read: checks that each exists and
+// is readable, decides its format, expands folders to their files, and refuses a file
+// given twice.
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,15 +12,26 @@
 namespace gpudedup::io {
 
 struct Input {
-  std::string path;            ///< as given; "-" is stdin
+  std::string path;            ///< as given, or folder/relative for a folder's file; "-" is stdin
   std::string name;            ///< for messages: the path, or "<stdin>"
-  InputFormat format;          ///< resolved: jsonl, text, directory or parquet
+  /// resolved: jsonl, text (a record per line), directory (the whole file is one
+  /// document, a folder's text file) or parquet
+  InputFormat format;
   std::unique_ptr<Spool> spool;  ///< stdin and pipes: what the first pass read
-  std::vector<FileId> skip;    ///< a folder: files not to list (InputOptions::skip_files)
   /// What a whole pass counts in InputStats::bytes, when known up front: an uncompressed
   /// regular file's size, a Parquet file's compressed row groups; else 0.
   uint64_t plain_bytes = 0;
   std::string unusable;        ///< a Parquet file that cannot be read: why (it is skipped whole)
+  /// Listed from a folder: a file that cannot be read is skipped and reported, not fatal.
+  bool in_folder = false;
+  std::string relative;        ///< a folder's file: its path in the folder (its id); else the file name
+  /// Why a folder's entry cannot be read at all (not a regular file, a broken link);
+  /// empty when it can be.
+  std::string problem;
+  // Filled by the first pass, so that the second reads exactly what the first did.
+  uint64_t first_record = 0;
+  uint64_t records = 0;        ///< records the first pass took from it
+  bool skipped = false;        ///< the first pass could not read it (whole or the rest)
 };
 
 /// @throws data_error naming the path when an input is missing, unreadable, or does not
@@ -30,11 +42,28 @@ std::vector<Input> resolve_inputs(const InputOptions& options);
 /// by .zst or .gz), text otherwise. Whether it is compressed is told by its content.
 InputFormat format_for_name(const std::string& path);
 
-/// Regular files under `root`, recursively, as '/'-separated paths relative to `root`,
-/// sorted bytewise so that record numbers do not depend on the file system's order.
-/// Symbolic links to files are followed; links to directories are not (no cycles).
+/// One entry under a folder: a '/'-separated path relative to it, and why it cannot be
+/// read (empty: a regular file, or a link to one).
+struct FolderEntry {
+  std::string relative;
+  std::string problem;
+  // Filled by the first pass, so that the second reads exactly what the first did.
+  uint64_t first_record = 0;
+  uint64_t records = 0;        ///< records the first pass took from it
+  bool skipped = false;        ///< the first pass could not read it (whole or the rest)
+};
+
+/// The entries under `root`, recursively, sorted bytewise by relative path so that record
+/// numbers do not depend on the file system's order. Symbolic links to files are
+/// followed; links to directories are not (no cycles). Named pipes, sockets, devices and
+/// broken links are listed with their problem, so that they are reported, not lost.
 /// Output temporaries (io::is_temporary_name) and the files in `skip` are left out.
-std::vector<std::string> list_directory(const std::string& root, const std::vector<FileId>& skip = {});
+std::vector<FolderEntry> list_directory(const std::string& root, const std::vector<FileId>& skip = {});
+
+/// The paths of an input list file: one per line, blank lines ignored, a trailing CR
+/// removed. @throws data_error naming the file when it cannot be read; usage_error when
+/// it lists no path.
+std::vector<std::string> read_path_list(const std::string& list_file);
 
 /// Opens the bytes of an input: a file, the stdin/pipe spool (first pass: tee; second:
 /// replay), decompressed when its content is zstd or gzip (io::open_content).

@@ -18,7 +18,15 @@ bool LineReader::fill() {
     scan_ -= begin_;
     begin_ = 0;
   }
-  if (buf_.size() - end_ < chunk_bytes_ / 2 + 1) buf_.resize(std::max(chunk_bytes_, buf_.size() * 2));
+  // The buffer starts at kFirstReadBytes and doubles with each read up to the chunk size:
+  // a tiny shard (one of 100,000) costs 64 KiB, not a zeroed 4 MiB, and a large file
+  // reaches full-size reads after six. Past the chunk size it doubles only for a long line.
+  const size_t want = std::min(chunk_bytes_, std::max(kFirstReadBytes, buf_.size() * 2));
+  if (buf_.size() < want) {
+    buf_.resize(want);
+  } else if (buf_.size() - end_ < want / 2 + 1) {
+    buf_.resize(buf_.size() * 2);
+  }
   const size_t got = source_.read(buf_.data() + end_, buf_.size() - end_);
   if (got == 0) {
     eof_ = true;

@@ -13,6 +13,8 @@ namespace gpudedup::io {
 /// Default read size. 4 MiB amortizes read(2) and zstd calls while keeping a handful of
 /// open inputs well under the memory of one batch.
 constexpr size_t kDefaultChunkBytes = size_t(4) << 20;
+/// The first read of an input: small files (shards of a folder) need no more.
+constexpr size_t kFirstReadBytes = size_t(64) << 10;
 
 class LineReader {
  public:

@@ -25,11 +25,12 @@ bool is_number(const std::string& s) {
   return true;
 }
 
-/// N when `path` names this process's open descriptor N (/dev/stdout, /dev/stderr,
+/// N when `path` names this process's open descriptor N (-, /dev/stdout, /dev/stderr,
 /// /dev/fd/N, /proc/self/fd/N and the like), -1 otherwise. Decided by the name alone:
 /// opening /proc/self/fd/1 would open its file anew (truncating a `>>` log) and renaming
 /// over /dev/stdout would replace the node, so these are written through the descriptor.
 int descriptor_named(const std::string& path) {
+  if (path == "-") return STDOUT_FILENO;  // "-" as an output is standard output (-o -)
   const std::string p = fs::path(path).lexically_normal().generic_string();
   if (p == "/dev/stdout") return STDOUT_FILENO;
   if (p == "/dev/stderr") return STDERR_FILENO;

@@ -1,6 +1,7 @@
 #pragma once
 // What an output path names once its links are followed: a file to replace by rename, a
 // device or pipe to write in place, or an open descriptor (/dev/stdout).
+#include <functional>
 #include <string>
 
 #include "gpudedup/io.hpp"
@@ -28,6 +29,11 @@ struct OutputTarget {
 /// @throws data_error naming `path` when it is a folder, a link loop, a descriptor that
 /// is not open, or cannot be examined.
 OutputTarget resolve_output(const std::string& path);
+
+/// For hash sets of FileIds (thousands of inputs or outputs checked at once).
+struct FileIdHash {
+  size_t operator()(const FileId& id) const { return std::hash<uint64_t>()(id.inode * 1000003u ^ id.device); }
+};
 
 /// The identity of what `path` names (links followed; "-" is standard input).
 /// @return false when it does not exist or cannot be examined.

@@ -3,7 +3,6 @@
 #include "host/io/record_cursor.hpp"
 
 #include <string>
-#include <vector>
 
 #include "host/io/line_reader.hpp"
 #include "host/io/content_sniff.hpp"
@@ -51,36 +50,30 @@ class LineCursor : public RecordCursor {
   uint64_t blank_ = 0;
 };
 
-/// One record per regular file; zstd and gzip content is decompressed, whatever the name.
-class DirectoryCursor : public RecordCursor {
+/// A folder's file that is one document: its whole content; zstd and gzip content is
+/// decompressed, whatever the name.
+class WholeFileCursor : public RecordCursor {
  public:
-  DirectoryCursor(Input& input, size_t chunk_bytes)
-      : input_(input), files_(list_directory(input.path, input.skip)), chunk_bytes_(chunk_bytes) {}
+  WholeFileCursor(Input& input, size_t chunk_bytes) : input_(input), chunk_bytes_(chunk_bytes) {}
 
   bool next(RawRecord& r) override {
-    if (index_ == files_.size()) return false;
-    const std::string& rel = files_[index_++];
-    path_ = input_.path;
-    if (path_.empty() || path_.back() != '/') path_ += '/';
-    path_ += rel;
-    std::unique_ptr<ByteSource> source = open_content(open_file_source(path_));
-    content_.clear();
+    if (done_) return false;
+    done_ = true;
+    std::unique_ptr<ByteSource> source = open_input(input_, true);
     append_all(*source, content_, chunk_bytes_);
-    bytes_ += content_.size();
+    bytes_ = content_.size();
     r.bytes = content_;
     r.line = 0;
-    r.id = rel;
-    r.name = path_;
+    r.id = input_.relative;
+    r.name = input_.name;
     return true;
   }
   uint64_t bytes_read() const override { return bytes_; }
 
  private:
   Input& input_;
-  std::vector<std::string> files_;
   size_t chunk_bytes_;
-  size_t index_ = 0;
-  std::string path_;
+  bool done_ = false;
   std::string content_;
   uint64_t bytes_ = 0;
 };
@@ -88,7 +81,7 @@ class DirectoryCursor : public RecordCursor {
 }  // namespace
 
 std::unique_ptr<RecordCursor> open_cursor(Input& input, bool first_pass, size_t chunk_bytes) {
-  if (input.format == InputFormat::directory) return std::make_unique<DirectoryCursor>(input, chunk_bytes);
+  if (input.format == InputFormat::directory) return std::make_unique<WholeFileCursor>(input, chunk_bytes);
   return std::make_unique<LineCursor>(input, first_pass, chunk_bytes);
 }
 

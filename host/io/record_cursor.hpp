@@ -1,6 +1,6 @@
 #pragma once
 // Walks the records of one input in order, the same way on both passes: a JSONL line that
-// is not blank, a text line, or a file of a folder.
+// is not blank, a text line, or a folder's file that is one document.
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -13,7 +13,7 @@ namespace gpudedup::io {
 struct RawRecord {
   std::string_view bytes;  ///< the line without its "\n" or "\r\n", or the file's content
   uint64_t line = 0;       ///< 1-based line number; 0 for a file of a folder
-  std::string_view id;     ///< folder input: the file's relative path; empty otherwise
+  std::string_view id;     ///< a folder's file that is one document: its relative path; empty otherwise
   std::string_view name;   ///< where it came from, for messages
 };
 

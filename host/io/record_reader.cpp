@@ -1,6 +1,7 @@
 // RecordReader: the first pass turns records into batches (parsing JSONL, counting and
 // reporting bad records); write_kept is a second, independent pass over the same inputs.
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 #include "gpudedup/errors.hpp"
@@ -36,37 +37,74 @@ struct RecordReader::Impl {
   /// or at a Parquet input (read by take_parquet).
   bool next_raw(io::RawRecord& r) {
     while (current < inputs.size()) {
-      if (inputs[current].format == InputFormat::parquet) return false;
-      if (!cursor) cursor = io::open_cursor(inputs[current], true, io::kDefaultChunkBytes);
-      if (cursor->next(r)) return true;
-      closed_bytes += cursor->bytes_read();
-      closed_blank += cursor->blank_lines();
-      cursor.reset();
-      ++current;
+      io::Input& in = inputs[current];
+      if (in.format == InputFormat::parquet) return false;
+      try {
+        if (!in.problem.empty()) throw data_error(in.name + ": " + in.problem);
+        if (!cursor) cursor = io::open_cursor(in, true, io::kDefaultChunkBytes);
+        if (cursor->next(r)) {
+          ++in.records;
+          return true;
+        }
+      } catch (const std::invalid_argument& e) {  // usage_error: a format gpudedup cannot read
+        skip_file(in, e);
+      } catch (const std::runtime_error& e) {     // data_error: unreadable, corrupt data
+        skip_file(in, e);
+      }
+      close_input();
     }
     return false;
   }
 
+  void close_input() {
+    if (cursor) {
+      closed_bytes += cursor->bytes_read();
+      closed_blank += cursor->blank_lines();
+      cursor.reset();
+    }
+    if (++current < inputs.size()) inputs[current].first_record = stats.records;
+  }
+
+  /// A folder's file that fails is skipped, reported and the run goes on (a stray image
+  /// or a truncated shard among thousands); a file given by name is the user's intent,
+  /// and its failure stops the run, as does any failure under `strict`.
+  void skip_file(io::Input& in, const std::exception& e) {
+    if (!in.in_folder || options.strict) throw;
+    in.skipped = true;
+    ++stats.skipped_files;
+    if (stats.file_reports.size() < options.report_limit) {
+      stats.file_reports.push_back(
+          std::string(e.what()) +
+          (in.records == 0 ? "; the file is skipped"
+                           : "; the rest of the file is skipped after its " + std::to_string(in.records) + " records"));
+    }
+  }
+
   /// Rows of the Parquet input inputs[current] into `batch`; moves on at its end.
   void take_parquet(InputBatch& batch, size_t max_docs, size_t max_bytes) {
-    const io::Input& in = inputs[current];
+    io::Input& in = inputs[current];
     if (!in.unusable.empty()) {
-      ++stats.unusable_files;
-      report(in.unusable + "; the file is skipped");
-      ++current;
+      // Skipped like a folder's unreadable file, named or not: its rows are not records.
+      if (options.strict) throw data_error(in.unusable);
+      in.skipped = true;
+      ++stats.skipped_files;
+      if (stats.file_reports.size() < options.report_limit) stats.file_reports.push_back(in.unusable + "; the file is skipped");
+      close_input();
       return;
     }
     if (!parquet) parquet = std::make_unique<io::ParquetRecords>(in.path, io::ParquetColumns{options.text_field, options.id_field});
     const uint64_t before = batch.size();
+    const uint64_t records_before = stats.records;
     const bool more = parquet->fill(batch, max_docs, max_bytes, stats.records, [&](const std::string& m, uint64_t n) {
       stats.skipped += n;
       report(m);
     });
     stats.documents += batch.size() - before;
+    in.records += stats.records - records_before;
     if (more) return;
     closed_bytes += parquet->bytes_read();
     parquet.reset();
-    ++current;
+    close_input();
   }
 
   void update_counts() {
@@ -126,6 +164,7 @@ const InputStats& RecordReader::stats() const { return impl_->stats; }
 uint64_t RecordReader::expected_bytes() const {
   uint64_t total = 0;
   for (const auto& in : impl_->inputs) {
+    if (!in.unusable.empty() || !in.problem.empty()) continue;  // skipped before a byte is read
     if (in.plain_bytes == 0) return 0;
     total += in.plain_bytes;
   }
@@ -170,22 +209,86 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& ou
     if (rows != m.stats.records) throw changed_between_passes(m.stats.records, rows);
     return;
   }
+  // One line sink for every file, newline after each record as the line formats have.
+  class StreamSink : public KeptSink {
+   public:
+    explicit StreamSink(std::ostream& out) : out_(out) {}
+    void write(std::string_view record) override {
+      out_.write(record.data(), std::streamsize(record.size()));
+      out_.put('\n');
+      if (!out_) throw data_error("cannot write the kept records: the output stream failed (is the disk full?)");
+    }
+    void finish() override {}
+
+   private:
+    std::ostream& out_;
+  } sink(out);
+  write_kept(keep, [&](size_t) { return &sink; });
+}
+
+void RecordReader::write_kept(const std::vector<uint8_t>& keep,
+                              const std::function<KeptSink*(size_t file)>& sink_for) {
+  auto& m = *impl_;
+  GD_EXPECTS(m.exhausted, "RecordReader::write_kept: read the input to the end with next() first");
   uint64_t number = 0;
-  for (auto& input : m.inputs) {
-    GD_EXPECTS(input.format != InputFormat::parquet,
-               "the kept rows of the Parquet input " + input.name + " are written as Parquet (KeptFormat::parquet)");
+  for (size_t f = 0; f < m.inputs.size(); ++f) {
+    io::Input& input = m.inputs[f];
+    KeptSink* sink = sink_for(f);
+    if (input.format == InputFormat::parquet) {
+      if (sink && input.records > 0)
+        throw usage_error(input.name + ": the kept rows of a Parquet file are written as Parquet, not as lines; name "
+                          "the output NAME.parquet and give only Parquet inputs, or use --output-dir");
+      number += input.records;  // written by write_kept_parquet
+      continue;
+    }
+    if (input.records == 0) continue;  // skipped whole, or nothing in it
     auto cursor = io::open_cursor(input, false, io::kDefaultChunkBytes);
     io::RawRecord r;
-    while (cursor->next(r)) {
-      if (number < keep.size() && keep[number]) {
-        out.write(r.bytes.data(), std::streamsize(r.bytes.size()));
-        out.put('\n');
-        if (!out) throw data_error("cannot write the kept records: the output stream failed (is the disk full?)");
+    // Exactly the records the first pass took: a file skipped part way stops there again.
+    for (uint64_t k = 0; k < input.records; ++k) {
+      if (!cursor->next(r)) {
+        throw data_error(input.name + " changed between the two passes (" + std::to_string(input.records) +
+                         " records first, " + std::to_string(k) +
+                         " now); do not modify the input files while gpudedup runs");
       }
+      if (sink && number < keep.size() && keep[number]) sink->write(r.bytes);
       ++number;
     }
+    if (!input.skipped && cursor->next(r))
+      throw data_error(input.name + " changed between the two passes (more than " + std::to_string(input.records) +
+                       " records now); do not modify the input files while gpudedup runs");
   }
   if (number != m.stats.records) throw changed_between_passes(m.stats.records, number);
+}
+
+void RecordReader::write_kept_parquet(size_t file, const std::vector<uint8_t>& keep, std::ostream& out) const {
+  const auto& m = *impl_;
+  GD_EXPECTS(m.exhausted, "RecordReader::write_kept_parquet: read the input to the end with next() first");
+  const io::Input& input = m.inputs.at(file);
+  GD_EXPECTS(input.format == InputFormat::parquet && input.unusable.empty(),
+             "RecordReader::write_kept_parquet: " + input.name + " is not a readable Parquet file");
+  GD_EXPECTS(input.first_record + input.records <= keep.size(), "RecordReader::write_kept_parquet: `keep` is too short");
+  const auto first = keep.begin() + std::ptrdiff_t(input.first_record);
+  const std::vector<uint8_t> own(first, first + std::ptrdiff_t(input.records));
+  const uint64_t rows = io::write_parquet_kept({input.path}, {0}, own, out);
+  if (rows != input.records) throw changed_between_passes(input.records, rows);
+}
+
+std::vector<InputFile> RecordReader::files() const {
+  std::vector<InputFile> files;
+  files.reserve(impl_->inputs.size());
+  for (const auto& in : impl_->inputs) {
+    InputFile f;
+    f.path = in.path;
+    f.relative = in.relative;
+    f.whole_document = in.format == InputFormat::directory;
+    f.parquet = in.format == InputFormat::parquet;
+    f.skipped = in.skipped;
+    f.first_record = in.first_record;
+    f.records = in.records;
+    files.push_back(std::move(f));
+  }
+  return files;
 }
 
 }  // namespace gpudedup

@@ -11,6 +11,7 @@
 #include "gpudedup/minhash.hpp"
 #include "host/core/format.hpp"
 #include "host/core/stage_clock.hpp"
+#include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/mpi/distributed_components.hpp"
@@ -38,6 +39,15 @@ void refuse_unsupported(const DedupJob& job) {
   if (c.verify == VerifyMode::exact) {
     throw usage_error("`verify` exact does not run under MPI (it needs every shingle set on the rank that verifies): "
                       "use --verify estimate or none, or run without mpirun");
+  }
+  if (!job.outputs.output_dir.empty()) {
+    throw usage_error("`outputs.output_dir` is not written under MPI (each rank writes a part of one "
+                      "output): use --output FILE, or run without mpirun for an output per input file");
+  }
+  if (io::compression_for_name(job.outputs.output) != io::OutputCompression::none) {
+    throw usage_error("`outputs.output` " + job.outputs.output + ": a compressed output (.zst, .gz) is not written "
+                      "under MPI (the ranks' parts are joined as plain lines): name it without .zst or .gz and "
+                      "compress it after, or run without mpirun");
   }
   if (!job.outputs.pairs.empty()) {
     throw usage_error("`outputs.pairs` is not written under MPI (the pairs the single-process clustering keeps "

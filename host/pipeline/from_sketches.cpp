@@ -66,8 +66,8 @@ DedupSummary run_dedup_from_sketches(const DedupJob& job, const ProgressCallback
   GD_EXPECTS(job.input.paths.empty(), "`input.paths`: a run from sketch files reads no other input");
   GD_EXPECTS(job.config.method == "minhash",
              "`method` " + job.config.method + ": sketch files hold MinHash signatures; use `method` minhash");
-  GD_EXPECTS(job.outputs.output.empty(),
-             "`outputs.output`: a run from sketch files has no records to copy; write `outputs.removed` and "
+  GD_EXPECTS(job.outputs.output.empty() && job.outputs.output_dir.empty(),
+             "`outputs.output`, `outputs.output_dir`: a run from sketch files has no records to copy; write `outputs.removed` and "
              "copy each shard's kept records with gpudedup filter");
   std::vector<NamedPath> inputs;
   for (const auto& path : job.sketches) inputs.push_back({"sketches", path});

@@ -2,6 +2,7 @@
 // stages, then a second pass over the input to copy the kept records.
 #include "gpudedup/pipeline.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -10,7 +11,9 @@
 #include "host/core/id_table.hpp"
 #include "host/core/keep_policy.hpp"
 #include "host/core/stage_clock.hpp"
+#include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
+#include "host/pipeline/job_eta.hpp"
 #include "host/pipeline/job_outputs.hpp"
 
 namespace gpudedup {
@@ -21,6 +24,87 @@ using detail::compares_lengths;
 using detail::output_paths;
 using detail::seconds_since;
 using detail::write_output;
+
+/// Passes kept records on and reports every 65,536th, for the write stage's progress.
+class CountingSink : public KeptSink {
+ public:
+  explicit CountingSink(std::function<void(uint64_t)> report) : report_(std::move(report)) {}
+  /// This sink in front of `inner`, or nullptr when `inner` is.
+  KeptSink* wrap(KeptSink* inner) {
+    inner_ = inner;
+    return inner ? this : nullptr;
+  }
+  void write(std::string_view record) override {
+    inner_->write(record);
+    if ((++count_ & 0xFFFF) == 0) report_(count_);
+  }
+  void finish() override { inner_->finish(); }
+
+ private:
+  std::function<void(uint64_t)> report_;
+  KeptSink* inner_ = nullptr;
+  uint64_t count_ = 0;
+};
+
+/// The kept records to one output per input file (`outputs.output_dir`), each opened as
+/// its file starts and closed as it ends, so that 100,000 shards hold one descriptor.
+class ShardOutputs {
+ public:
+  /// Adds the outputs to `files` (checked there) before the first pass.
+  ShardOutputs(OutputSet& files, const RecordReader& reader, const std::string& dir) : files_(files), reader_(reader) {
+    std::vector<NamedPath> named;
+    std::vector<std::string> read;
+    const std::string folder = dir.back() == '/' ? dir : dir + '/';
+    for (const auto& f : reader.files()) {
+      named.push_back({"outputs.output_dir", folder + f.relative});
+      read.push_back(f.path);
+    }
+    first_ = files_.add_outputs(std::move(named), read);
+  }
+
+  /// The second pass, after the first: the files know their records now.
+  void write_kept(RecordReader& reader, const std::vector<uint8_t>& keep, CountingSink& counted) {
+    inputs_ = reader_.files();
+    reader.write_kept(keep, [&](size_t f) { return counted.wrap(start(f, keep)); });
+    end();
+  }
+
+ private:
+  KeptSink* start(size_t f, const std::vector<uint8_t>& keep) {
+    end();
+    const InputFile& file = inputs_.at(f);
+    if (file.skipped && file.records == 0) return nullptr;  // nothing of it was read
+    if (file.parquet) {  // its kept rows as Parquet, same schema: written whole here
+      AtomicOutputFile& out = files_.open(first_ + f);
+      reader_.write_kept_parquet(f, keep, out.stream());
+      files_.close(first_ + f);
+      return nullptr;
+    }
+    // A whole document has a file of its own only when it is kept.
+    if (file.whole_document && (file.records == 0 || !keep[file.first_record])) return nullptr;
+    AtomicOutputFile& out = files_.open(first_ + f);
+    sink_ = io::make_kept_sink(out.path(), out.stream(), !file.whole_document);
+    open_ = f;
+    return sink_.get();
+  }
+  void end() {
+    if (!sink_) return;
+    sink_->finish();
+    sink_.reset();
+    files_.close(first_ + open_);
+  }
+
+  OutputSet& files_;
+  const RecordReader& reader_;
+  std::vector<InputFile> inputs_;
+  size_t first_ = 0;
+  size_t open_ = 0;
+  std::unique_ptr<KeptSink> sink_;
+};
+
+}  // namespace
+
+namespace {
 
 /// What the first pass keeps: ids, record numbers and, when the keep policy compares
 /// lengths, text bytes; never the text.
@@ -45,12 +129,27 @@ InputOptions input_options(const DedupJob& job, const MethodNeeds& needs) {
   return in;
 }
 
+/// A Parquet file found in a folder cannot go to a line output (its rows are not lines):
+/// refused before the first pass, not found at the second.
+void refuse_parquet_as_lines(const RecordReader& reader, const std::string& output) {
+  for (const auto& f : reader.files()) {
+    if (!f.parquet) continue;
+    throw usage_error(output + ": " + f.path + " is a Parquet file, whose kept rows are written as Parquet; "
+                      "use --output-dir DIR (an output per input file, Parquet for Parquet) or give only "
+                      "Parquet inputs with -o NAME.parquet");
+  }
+}
+
 /// A run that read no document is a mistake (a wrong field name, an empty or wrong file):
 /// it fails with the reason, before any output replaces an earlier one.
 void fail_if_nothing_read(const InputOptions& in, const InputStats& st) {
   if (st.documents > 0) return;
   std::string inputs;
   for (const auto& p : in.paths) inputs += (inputs.empty() ? "" : ", ") + p;
+  if (st.records == 0 && st.skipped_files > 0) {
+    throw data_error("read no record from " + inputs + ": " + std::to_string(st.skipped_files) +
+                     " files were skipped (the first: " + st.file_reports[0] + "); nothing was written");
+  }
   if (st.records == 0) {
     throw data_error("read no record from " + inputs + ": the input is empty; nothing was written");
   }
@@ -64,6 +163,8 @@ void fail_if_nothing_read(const InputOptions& in, const InputStats& st) {
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   if (!job.sketches.empty()) return detail::run_dedup_from_sketches(job, progress);
   GD_EXPECTS(job.batch_size >= 1, "`batch_size` must be >= 1");
+  GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),
+             "`outputs.output` and `outputs.output_dir` both take the kept records: give one of them");
   const auto t_start = clock_type::now();
   DedupSummary s;
   const std::unique_ptr<DedupMethod> method = make_method(job.config);
@@ -77,14 +178,24 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   s.backend = method->backend();
 
   Progress p;
-  auto report = [&](const char* stage, const RecordReader& reader) {
-    if (!progress) return;
+  detail::JobEta eta;
+  // A prepass reads the input once more before the candidates: both reads are the first
+  // pass of the ETA.
+  const uint64_t reads = needs.prepass ? 2 : 1;
+  uint64_t bytes_before = 0;  // of the prepass, once it is done
+  auto send = [&](const char* stage) {
     p.stage = stage;
     p.documents = method->size();
+    p.seconds = seconds_since(t_start);
+    p.fraction = eta.fraction(p.seconds);
+    progress(p);
+  };
+  auto report = [&](const char* stage, const RecordReader& reader) {
+    if (!progress) return;
     p.input_bytes = reader.stats().bytes;
     p.total_input_bytes = reader.expected_bytes();
-    p.seconds = seconds_since(t_start);
-    progress(p);
+    eta.first_pass(seconds_since(t_start), s.seconds_read, bytes_before + p.input_bytes, reads * p.total_input_bytes);
+    send(stage);
   };
   // Reads every batch of a fresh pass over the input into `use`.
   InputBatch batch;
@@ -99,6 +210,8 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     }
   };
 
+  if (progress) send(needs.prepass ? "prepass" : "sketch");  // the line shows before the first batch
+
   // A method that needs a first pass (SimHash's idf weights) sees every batch twice.
   if (needs.prepass) {
     for (const auto& path : input.paths) {
@@ -107,10 +220,15 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     }
     RecordReader prepass_reader(input);
     read_all(prepass_reader, "prepass", [&](const InputBatch& b) { method->prepass(b.docs); });
+    bytes_before = prepass_reader.stats().bytes;
   }
 
-  // Pass 1: read and sketch.
+  // Pass 1: read and sketch. The output folder's files are checked before it: an output
+  // per input file needs the inputs' list.
   RecordReader reader(input);
+  std::optional<ShardOutputs> shards;
+  if (!job.outputs.output_dir.empty()) shards.emplace(files, reader, job.outputs.output_dir);
+  if (!job.outputs.output.empty() && kept_as == KeptFormat::records) refuse_parquet_as_lines(reader, job.outputs.output);
   ReadState kept;
   read_all(reader, "sketch", [&](const InputBatch& b) {
     for (size_t i = 0; i < b.size(); ++i) {
@@ -123,7 +241,8 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   s.input = reader.stats();
   fail_if_nothing_read(input, s.input);
 
-  report("candidates", reader);
+  eta.candidates(seconds_since(t_start));
+  if (progress) send("candidates");
   s.result = method->finish();
   detail::apply_keep_policy(s.result, job.config.keep, kept.text_bytes);
   s.method_stats = method->stats_fields(s.result);
@@ -131,15 +250,33 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   s.kept = s.result.documents - s.result.removed;
 
   // Pass 2: outputs.
-  report("write", reader);
+  auto written = [&](uint64_t n) {
+    if (!progress) return;
+    p.written = n;
+    eta.write(seconds_since(t_start), n, s.kept);
+    send("write");
+  };
+  written(0);
   const auto t_write = clock_type::now();
   const auto& ids = kept.ids;
-  write_output(files, "outputs.output", [&](std::ostream& out) {
-    std::vector<uint8_t> keep(s.input.records, 0);
-    for (uint64_t record : kept.record_of) keep[record] = 1;
-    for (const auto& x : detail::removed_documents(s.result)) keep[kept.record_of[x.document]] = 0;
-    reader.write_kept(keep, out, kept_as);
-  });
+  std::vector<uint8_t> keep(s.input.records, 0);
+  for (uint64_t record : kept.record_of) keep[record] = 1;
+  for (const auto& x : detail::removed_documents(s.result)) keep[kept.record_of[x.document]] = 0;
+  if (AtomicOutputFile* file = files.file("outputs.output")) {
+    if (kept_as == KeptFormat::parquet) {
+      reader.write_kept(keep, file->stream(), kept_as);
+    } else {
+      // The output's format (plain, .zst, .gz) is its writer's business (host/io/kept_sink).
+      const std::unique_ptr<KeptSink> sink = io::make_kept_sink(file->path(), file->stream());
+      CountingSink counted(written);
+      reader.write_kept(keep, [&](size_t) { return counted.wrap(sink.get()); });
+      sink->finish();
+    }
+  }
+  if (shards) {
+    CountingSink counted(written);
+    shards->write_kept(reader, keep, counted);
+  }
   write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
   write_output(files, "outputs.pairs", [&](std::ostream& out) {
     detail::write_pairs(out, s.result, ids);

@@ -18,6 +18,7 @@ std::string stats_json(const DedupJob& job, const DedupSummary& s) {
     << "  \"kept\": " << s.kept << ",\n"
     << "  \"removed\": " << r.removed << ",\n"
     << "  \"skipped\": " << s.input.skipped << ",\n"
+    << "  \"skipped_files\": " << s.input.skipped_files << ",\n"
     << "  \"empty\": " << r.empty << ",\n"
     << "  \"blank_lines\": " << s.input.blank_lines << ",\n"
     << "  \"clusters\": " << r.clusters << ",\n"

@@ -4,9 +4,11 @@
 /// by content; Parquet files) and the second pass that copies kept records to the output
 /// byte for byte (Parquet: kept rows as Parquet).
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpudedup/document_batch.hpp"
@@ -28,10 +30,13 @@ const char* to_string(InputFormat);
 struct InputOptions {
   /// Files, directories, or "-" for stdin (spooled to a temporary file for the second pass).
   std::vector<std::string> paths;
-  /// automatic: a directory is `directory`; a file starting with "PAR1" is `parquet`; a
-  /// name ending .jsonl, .json or .ndjson (optionally followed by .zst or .gz) is `jsonl`;
-  /// anything else is `text`. Whether a file is compressed is told by its first bytes,
-  /// whatever the format. Parquet: `text_field` and `id_field` name columns.
+  /// automatic: a file starting with "PAR1" is `parquet`; a name ending .jsonl, .json or
+  /// .ndjson (optionally followed by .zst or .gz) is `jsonl`; any other file is `text`; a
+  /// folder is expanded to its files, where a Parquet file (by its head) is `parquet`, a
+  /// JSONL name `jsonl` and any other file one document (`directory`). `jsonl` or `text`
+  /// read every file that is not Parquet, a folder's too, in that format. Whether a file
+  /// is compressed is told by its first bytes, whatever the format. Parquet: `text_field`
+  /// and `id_field` name columns.
   InputFormat format = InputFormat::automatic;
   std::string text_field = "text";
   std::string id_field;        ///< empty: the id is the 0-based record number
@@ -55,10 +60,39 @@ struct InputStats {
   uint64_t skipped = 0;      ///< malformed records, missing or non-string text field, non-array meta field
   uint64_t blank_lines = 0;  ///< JSONL lines holding only white space (not records)
   uint64_t bytes = 0;        ///< input bytes read (after decompression; Parquet: compressed row groups)
-  /// Parquet files skipped whole (corrupt footer, missing or non-string column): each is
-  /// described in `reports`; their rows are not records.
-  uint64_t unusable_files = 0;
   std::vector<std::string> reports;  ///< "file:line: what is wrong" for the first few
+  /// Files that could not be read, whole or in part: a folder's file (binary content, no
+  /// read permission, a named pipe, corrupt compressed data) or any Parquet file (corrupt
+  /// footer, missing or non-string column). Skipped, the run goes on. Their records read
+  /// before the failure count; the rest of the file has no records.
+  uint64_t skipped_files = 0;
+  std::vector<std::string> file_reports;  ///< "file: what is wrong" for the first few
+};
+
+/// One file the inputs expand to (a path given, or a file under a folder given), in the
+/// order they are read.
+struct InputFile {
+  std::string path;        ///< as read; "-" is stdin
+  /// For an output per input (--output-dir): a folder's file, its path in the folder; a
+  /// path given, its file name.
+  std::string relative;
+  bool whole_document = false;  ///< a folder's file read as one document
+  bool parquet = false;         ///< a Parquet file: its kept rows are written as Parquet
+  bool skipped = false;         ///< could not be read (InputStats::file_reports); after the first pass
+  uint64_t first_record = 0;    ///< its first record's number; after the first pass
+  uint64_t records = 0;         ///< its records (documents + skipped); after the first pass
+};
+
+/// Where kept records go: the output seam, one per output format (plain, zstd, gzip lines;
+/// host/io/kept_sink.hpp chooses by the output's name).
+class KeptSink {
+ public:
+  virtual ~KeptSink() = default;
+  /// One kept record, as read (a JSONL line, a text line, a whole document).
+  virtual void write(std::string_view record) = 0;
+  /// Ends the output (a compressed frame's end); nothing may be written after it.
+  /// @throws data_error naming the output.
+  virtual void finish() = 0;
 };
 
 /// One batch of documents with where each came from.
@@ -101,8 +135,8 @@ class RecordReader {
   bool next(InputBatch& batch, size_t max_docs, size_t max_bytes);
   const InputStats& stats() const;
   /// The bytes a whole pass will read (InputStats::bytes at its end), known up front when
-  /// every input is an uncompressed regular file or a Parquet file; 0 otherwise (stdin,
-  /// zstd, gzip, folders).
+  /// every input (a folder's files too) is an uncompressed regular file or a Parquet file
+  /// (files skipped before they are read add nothing); 0 otherwise (stdin, zstd, gzip).
   uint64_t expected_bytes() const;
 
   /// Second pass: writes, in input order, the raw record of every record r with
@@ -110,6 +144,15 @@ class RecordReader {
   /// bytes; decompressed), each followed by a newline. Call after the input is exhausted.
   /// KeptFormat::parquet: the kept rows of the Parquet inputs, same schema and order.
   void write_kept(const std::vector<uint8_t>& keep, std::ostream& out, KeptFormat format = KeptFormat::records);
+  /// Second pass to one sink per input file: `sink_for(i)` is called as file i of files()
+  /// starts (in order) and gets its kept records; nullptr leaves the file's records out.
+  /// A Parquet file's rows are not records: its sink must be nullptr (the caller writes
+  /// its kept rows with write_kept_parquet). The caller finishes the sinks.
+  void write_kept(const std::vector<uint8_t>& keep, const std::function<KeptSink*(size_t file)>& sink_for);
+  /// The kept rows of the Parquet file `file` of files() as Parquet (same schema, order).
+  void write_kept_parquet(size_t file, const std::vector<uint8_t>& keep, std::ostream& out) const;
+  /// The files the inputs expand to, in reading order (the counts after the first pass).
+  std::vector<InputFile> files() const;
 
  private:
   struct Impl;
@@ -154,6 +197,12 @@ class AtomicOutputFile {
   /// Flushes and checks for write errors, then fsyncs the temporary file; renames
   /// nothing. @throws data_error naming the path.
   void prepare();
+  /// prepare() and commit() leave the syncing to the owner (OutputSet syncs the file
+  /// system once for thousands of outputs: an fsync each would take minutes).
+  void defer_sync();
+  /// prepare(), then, for a temporary, closes it and frees its buffer: many outputs can
+  /// wait for commit() without a descriptor each. Nothing may be written after it.
+  void close();
   /// prepare(), then renames the temporary over the target. @throws data_error naming
   /// the path.
   void commit();
@@ -194,6 +243,17 @@ class OutputSet {
 
   /// The file of the output with this parameter; nullptr when its path was empty.
   AtomicOutputFile* file(const std::string& parameter);
+  /// Adds outputs opened only when open() asks (one per input file: an output folder),
+  /// checked against each other, the outputs given to the constructor and `input_files`
+  /// (every file the run reads) with hash sets, so that 100,000 of them check fast;
+  /// committed before the others. @return the index of the first, for open() and close().
+  /// @throws usage_error for a clash.
+  size_t add_outputs(std::vector<NamedPath> outputs, const std::vector<std::string>& input_files);
+  /// Output `index` of add_outputs(), created now (with the folders it needs) if it is not.
+  AtomicOutputFile& open(size_t index);
+  /// Writes out and closes output `index` (AtomicOutputFile::close): its temporary waits for
+  /// commit() without holding a descriptor. One never opened is not written at all.
+  void close(size_t index);
   /// Adds every output that exists now to `input.skip_files`.
   void skip_outputs(InputOptions& input) const;
   /// Drops an output: its temporary is removed and commit() leaves its target alone.

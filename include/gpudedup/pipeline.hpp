@@ -19,11 +19,16 @@ namespace gpudedup {
 /// a usage_error names both parameters, `outputs.output` and `input.paths` say) and
 /// commits them together at the end: a failed run replaces none of them.
 struct OutputOptions {
-  std::string output;    ///< kept records, byte-for-byte copies, in input order
+  std::string output;    ///< kept records, byte-for-byte copies, in input order; "-" is stdout; .zst, .gz compress
   std::string removed;   ///< TSV: id <TAB> duplicate_of
   std::string pairs;     ///< TSV: id_a <TAB> id_b <TAB> similarity
   std::string clusters;  ///< JSONL: {"cluster": n, "representative": id, "members": [ids]}
   std::string stats;     ///< JSON: counts, parameters, seconds per stage
+  /// Instead of `output`: a folder receiving the kept records of each input file apart, at
+  /// FOLDER/its relative name (InputFile::relative: its path in the folder given, or its
+  /// file name), compressed as that name says (.zst, .gz). A folder's file read as one
+  /// document is written (byte for byte, no newline added) only when kept.
+  std::string output_dir;
 };
 
 /// A snapshot for progress reporting, sent after every batch and at stage changes.
@@ -33,6 +38,10 @@ struct Progress {
   uint64_t input_bytes = 0;      ///< bytes read so far
   uint64_t total_input_bytes = 0;///< RecordReader::expected_bytes() (0 when unknown: stdin, compressed)
   double seconds = 0;            ///< since the job started
+  /// The share of the whole job done, every stage counted (an estimate: the candidate
+  /// stage is timed from the first pass); negative when unknown (an input of unknown size).
+  double fraction = -1;
+  uint64_t written = 0;          ///< "write": kept records written so far
 };
 using ProgressCallback = std::function<void(const Progress&)>;
 

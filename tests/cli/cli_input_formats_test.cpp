@@ -1,6 +1,7 @@
 // The program and compressed or unreadable inputs: gzip gives the same kept records as the
 // plain file (the kept output is the decompressed text); a Parquet, sketch, bzip2 or binary
-// file, given as a path, inside a folder or on stdin, exits 2 naming it and writes nothing.
+// file, given as a path or on stdin, exits 2 naming it and writes nothing; inside a folder
+// it is skipped and reported.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -79,7 +80,9 @@ TEST_F(CliInputFormats, UnreadableFormatsExitTwoNamingTheFile) {
   }
 }
 
-TEST_F(CliInputFormats, FolderWithABinaryFileExitsTwoNamingIt) {
+// A folder is a collection: one stray binary file among the shards is skipped and
+// reported (even with --quiet), the rest is deduplicated.
+TEST_F(CliInputFormats, FolderWithABinaryFileSkipsAndNamesIt) {
   dir_.write("docs/a.txt", "plain");
   fs::copy_file(path("in.jsonl.gz"), path("docs/b.gz"));
   auto r = run_cli("dedup --quiet " + path("docs") + " -o " + path("kept.txt"));
@@ -87,7 +90,15 @@ TEST_F(CliInputFormats, FolderWithABinaryFileExitsTwoNamingIt) {
   EXPECT_EQ(read_file(path("kept.txt")), "plain\n" + corpus() + "\n");  // b.gz decompressed, one document
   dir_.write("docs/z.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
   r = run_cli("dedup --quiet " + path("docs") + " -o " + path("kept2.txt"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(path("docs/z.png")), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("skipped"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(path("kept2.txt")), "plain\n" + corpus() + "\n");
+  // With --strict it stops the run with exit 2, as a binary file given by name does.
+  r = run_cli("dedup --quiet --strict " + path("docs") + " -o " + path("kept3.txt"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_FALSE(fs::exists(path("kept3.txt")));
+  r = run_cli("dedup --quiet " + path("docs/z.png") + " -o " + path("kept3.txt"));
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find(path("docs/z.png")), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(path("kept2.txt")));
 }

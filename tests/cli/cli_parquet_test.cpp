@@ -93,3 +93,39 @@ TEST_F(CliParquet, UnusableFileAndDamagedRowGroupAreReportedAndTheRestKept) {
   EXPECT_FALSE(kept.empty());
   for (const auto& id : kept) EXPECT_FALSE(id >= "doc-07" && id <= "doc-13") << id;  // the lost rows
 }
+
+// --output-dir over a folder holding Parquet shards: each Parquet shard's kept rows come
+// out as Parquet at its relative name, the other files as lines or documents; an
+// unusable Parquet file is skipped and counted. A single line output is refused.
+TEST_F(CliParquet, OutputDirWritesParquetShardsAsParquet) {
+  fs::create_directories(path("in/sub"));
+  fs::copy_file(kData + "corpus.parquet", path("in/sub/rows.parquet"));
+  fs::copy_file(kData + "int_text.parquet", path("in/bad.parquet"));
+  dir_.write("in/lone.txt", "a lone document that resembles no other one at all");
+  auto r = run_cli("dedup --id-field id " + path("in") + " --output-dir " + path("out") + " --stats " +
+                   path("stats.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(run_cli("dedup --quiet --id-field id " + kData + "corpus.parquet -o " + path("alone.parquet")).code, 0);
+  EXPECT_EQ(read_file(path("out/sub/rows.parquet")).substr(0, 4), "PAR1");
+  const auto kept = ids_of(path("out/sub/rows.parquet"));
+  EXPECT_EQ(kept.size(), 10u);
+  EXPECT_EQ(kept, ids_of(path("alone.parquet")));
+  EXPECT_EQ(read_file(path("out/lone.txt")), "a lone document that resembles no other one at all");
+  EXPECT_FALSE(fs::exists(path("out/bad.parquet")));
+  EXPECT_NE(r.err.find(path("in/bad.parquet")), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("input files skipped"), std::string::npos) << r.err;
+  EXPECT_NE(read_file(path("stats.json")).find("\"skipped_files\": 1"), std::string::npos);
+  // One line output cannot hold Parquet rows: refused before any work, naming --output-dir.
+  r = run_cli("dedup " + path("in") + " -o " + path("kept.jsonl"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--output-dir"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("kept.jsonl")));
+}
+
+TEST_F(CliParquet, StdoutTakesTheKeptRowsAsParquet) {
+  const auto r = run_cli("dedup --quiet --id-field id " + kData + "corpus.parquet -o -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  dir_.write("stdout.parquet", r.out);
+  EXPECT_EQ(read_file(path("stdout.parquet")).substr(0, 4), "PAR1");
+  EXPECT_EQ(ids_of(path("stdout.parquet")).size(), 10u);
+}

@@ -201,5 +201,20 @@ TEST_F(CliStaged, FilterReportsLinesThatNameNoDocumentAndStrictRefusesThem) {
   EXPECT_NE(r.err.find("two.tsv:1: 2 columns"), std::string::npos) << r.err;
 }
 
+// filter writes its kept records as dedup does: to stdout with -o -, compressed by name.
+TEST_F(CliStaged, FilterOutputGoesToStdoutOrCompressedByName) {
+  const std::string shard = dir_.write("s.jsonl", "{\"id\": \"x\", \"text\": \"a\"}\n{\"id\": \"y\", \"text\": \"b\"}\n");
+  dir_.write("removed.tsv", "y\tx\t" + shard + "\t1\n");
+  const std::string kept = "{\"id\": \"x\", \"text\": \"a\"}\n";
+  auto r = run_cli("filter -q --id-field id " + shard + " --removed " + path("removed.tsv") + " -o -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, kept);
+  r = run_cli("filter -q --id-field id " + shard + " --removed " + path("removed.tsv") + " -o " + path("out.jsonl.gz"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_file(path("out.jsonl.gz")).substr(0, 2), "\x1f\x8b");
+  ASSERT_EQ(test_support::run_shell("gzip -dc " + path("out.jsonl.gz") + " > " + path("out.jsonl")), 0);
+  EXPECT_EQ(read_file(path("out.jsonl")), kept);
+}
+
 }  // namespace
 }  // namespace gpudedup

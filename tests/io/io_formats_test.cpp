@@ -19,25 +19,11 @@ using namespace gpudedup;
 using io_test::options_for;
 using io_test::read_all;
 using io_test::TempDir;
+using io_test::gzip_compress;
 
 namespace {
 
 /// One gzip member holding `bytes`.
-std::string gzip_compress(const std::string& bytes) {
-  z_stream zs{};
-  if (deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw std::runtime_error("deflateInit2");
-  std::string out(deflateBound(&zs, uLong(bytes.size())) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  zs.avail_in = uInt(bytes.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = uInt(out.size());
-  const int ret = deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  if (ret != Z_STREAM_END) throw std::runtime_error("deflate");
-  return out;
-}
 
 std::vector<std::string> texts(const std::vector<io_test::Doc>& docs) {
   std::vector<std::string> out;
@@ -189,10 +175,17 @@ TEST(IoFormats, FolderMixingGzipZstdPlainAndBinary) {
   ASSERT_EQ(docs.size(), 4u);
   EXPECT_EQ(texts(docs), (std::vector<std::string>{"plain file", "gzip file", "zstd file", "gzip without a suffix"}));
   EXPECT_EQ(docs[1].id, "b.txt.gz");
+  // A binary file among them is skipped and reported, naming it; the others are read.
   const auto bin = dir.write("corpus/f.bin", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10));
-  const std::string m = refusal({dir.path("corpus")});
+  InputStats st;
+  EXPECT_EQ(read_all(options_for({dir.path("corpus")}), &st).size(), 4u);
+  EXPECT_EQ(st.skipped_files, 1u);
+  ASSERT_EQ(st.file_reports.size(), 1u);
+  EXPECT_NE(st.file_reports[0].find(bin), std::string::npos) << st.file_reports[0];
+  EXPECT_NE(st.file_reports[0].find("binary"), std::string::npos) << st.file_reports[0];
+  // Given by name, the same file is refused (exit 2 in the program).
+  const std::string m = refusal({bin});
   EXPECT_NE(m.find(bin), std::string::npos) << m;
-  EXPECT_NE(m.find("binary"), std::string::npos) << m;
 }
 
 TEST(IoFormats, SecondPassWritesTheDecompressedRecords) {

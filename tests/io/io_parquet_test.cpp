@@ -92,7 +92,9 @@ TEST_F(IoParquet, BatchesCrossRowGroupsWithTheSameRecords) {
 }
 
 TEST_F(IoParquet, RecordsContinueAcrossInputsOfEveryFormat) {
-  const auto docs = read_all(with_ids({kData + "corpus.jsonl", kData + "corpus.parquet", kData + "corpus.jsonl"}));
+  TempDir dir;  // a copy: the same file twice is refused
+  const auto again = dir.write("again.jsonl", io_test::read_file(kData + "corpus.jsonl"));
+  const auto docs = read_all(with_ids({kData + "corpus.jsonl", kData + "corpus.parquet", again}));
   ASSERT_EQ(docs.size(), 90u);
   for (size_t i = 0; i < docs.size(); ++i) EXPECT_EQ(docs[i].record, i);
   EXPECT_EQ(docs[30].text, docs[0].text);
@@ -163,10 +165,10 @@ TEST_F(IoParquet, AnUnusableFileIsSkippedAndTheRestRead) {
   const auto docs = read_all(options_for({kData + "int_text.parquet", kData + "corpus.jsonl"}), &st);
   EXPECT_EQ(docs.size(), 30u);
   EXPECT_EQ(docs[0].record, 0u);  // the skipped file has no records
-  EXPECT_EQ(st.unusable_files, 1u);
-  ASSERT_EQ(st.reports.size(), 1u);
-  EXPECT_TRUE(contains(st.reports[0], "int_text.parquet")) << st.reports[0];
-  EXPECT_TRUE(contains(st.reports[0], "the file is skipped")) << st.reports[0];
+  EXPECT_EQ(st.skipped_files, 1u);
+  ASSERT_EQ(st.file_reports.size(), 1u);
+  EXPECT_TRUE(contains(st.file_reports[0], "int_text.parquet")) << st.file_reports[0];
+  EXPECT_TRUE(contains(st.file_reports[0], "the file is skipped")) << st.file_reports[0];
 }
 
 TEST_F(IoParquet, TruncatedFileIsNamedAndTheRestRead) {
@@ -176,9 +178,9 @@ TEST_F(IoParquet, TruncatedFileIsNamedAndTheRestRead) {
   InputStats st;
   const auto docs = read_all(options_for({cut, kData + "corpus.jsonl"}), &st);
   EXPECT_EQ(docs.size(), 30u);
-  EXPECT_EQ(st.unusable_files, 1u);
-  ASSERT_EQ(st.reports.size(), 1u);
-  EXPECT_TRUE(contains(st.reports[0], cut + ": cannot read the Parquet footer")) << st.reports[0];
+  EXPECT_EQ(st.skipped_files, 1u);
+  ASSERT_EQ(st.file_reports.size(), 1u);
+  EXPECT_TRUE(contains(st.file_reports[0], cut + ": cannot read the Parquet footer")) << st.file_reports[0];
   // Alone, it is a usage error naming it.
   EXPECT_TRUE(contains(failure(options_for({cut})), cut));
 }
@@ -191,10 +193,10 @@ TEST_F(IoParquet, CorruptFooterIsNamed) {
   const auto bad = dir.write("bad_footer.parquet", bytes);
   InputStats st;
   read_all(options_for({bad, kData + "nulls.parquet"}), &st);
-  EXPECT_EQ(st.unusable_files, 1u);
+  EXPECT_EQ(st.skipped_files, 1u);
   EXPECT_EQ(st.documents, 4u);
-  ASSERT_FALSE(st.reports.empty());
-  EXPECT_TRUE(contains(st.reports[0], bad)) << st.reports[0];
+  ASSERT_FALSE(st.file_reports.empty());
+  EXPECT_TRUE(contains(st.file_reports[0], bad)) << st.file_reports[0];
   // Garbage after a PAR1 head, whatever the name, is a corrupt Parquet file, not text.
   const auto fake = dir.write("data.jsonl", std::string("PAR1\x15\x04\x15\x00", 8) + "rest");
   EXPECT_TRUE(contains(failure(options_for({fake})), fake + ": cannot read the Parquet footer"));
@@ -335,4 +337,67 @@ TEST_F(IoParquet, ExpectedBytesAreKnownUpFrontForProgress) {
   EXPECT_GT(expected, 0u);
   read_all(reader);
   EXPECT_EQ(reader.stats().bytes, expected);
+}
+
+// A folder is read file by file, each by its own format: a Parquet file is told by its
+// PAR1 head (whatever its name) and gives its rows; an unusable one is skipped like any
+// other bad file of the folder, in `skipped_files`.
+TEST_F(IoParquet, AFolderReadsItsParquetFilesByTheirHeadBesideItsOtherFiles) {
+  TempDir dir;
+  const std::string rows = io_test::read_file(kData + "corpus.parquet");
+  dir.write("mixed/a/rows.dat", rows);  // no .parquet name: told by content
+  dir.write("mixed/b.jsonl", io_test::read_file(kData + "corpus.jsonl"));
+  dir.write("mixed/c.txt", "one whole document");
+  const auto bad = dir.write("mixed/d.parquet", io_test::read_file(kData + "int_text.parquet"));
+  RecordReader reader(with_ids({dir.path("mixed")}));
+  InputStats st;
+  const auto docs = read_all(reader);
+  st = reader.stats();
+  const auto jsonl = read_all(with_ids({kData + "corpus.jsonl"}));
+  ASSERT_EQ(docs.size(), 61u);
+  for (size_t i = 0; i < 30; ++i) {
+    EXPECT_EQ(docs[i].text, jsonl[i].text);  // the Parquet rows
+    EXPECT_EQ(docs[i].id, jsonl[i].id);
+    EXPECT_EQ(docs[30 + i].text, jsonl[i].text);  // the JSONL shard
+  }
+  EXPECT_EQ(docs[60].text, "one whole document");
+  EXPECT_EQ(docs[60].id, "c.txt");
+  EXPECT_EQ(st.records, 61u);
+  EXPECT_EQ(st.skipped_files, 1u);
+  ASSERT_EQ(st.file_reports.size(), 1u);
+  EXPECT_TRUE(contains(st.file_reports[0], bad)) << st.file_reports[0];
+  EXPECT_TRUE(contains(st.file_reports[0], "the file is skipped")) << st.file_reports[0];
+  // The progress total is known up front (Parquet: its row groups' bytes) and is what
+  // the pass read; the skipped file adds nothing.
+  EXPECT_GT(reader.expected_bytes(), rows.size() / 2);
+  EXPECT_EQ(reader.expected_bytes(), st.bytes);
+  // Each file's records, for an output per file.
+  const auto files = reader.files();
+  ASSERT_EQ(files.size(), 4u);
+  EXPECT_TRUE(files[0].parquet);
+  EXPECT_EQ(files[0].records, 30u);
+  EXPECT_EQ(files[1].first_record, 30u);
+  EXPECT_FALSE(files[1].parquet);
+  EXPECT_TRUE(files[3].parquet);
+  EXPECT_TRUE(files[3].skipped);
+  EXPECT_EQ(files[3].records, 0u);
+  // The Parquet file's kept rows as Parquet, alone.
+  std::vector<uint8_t> keep(st.records, 0);
+  keep[2] = keep[5] = keep[40] = 1;
+  const std::string out = dir.path("kept.parquet");
+  {
+    std::ofstream file(out, std::ios::binary);
+    reader.write_kept_parquet(0, keep, file);
+  }
+  const auto kept = read_all(with_ids({out}));
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0].id, jsonl[2].id);
+  EXPECT_EQ(kept[1].id, jsonl[5].id);
+  // A line output cannot take a Parquet file's rows.
+  std::ostringstream lines;
+  EXPECT_THROW(reader.write_kept(keep, lines), usage_error);
+  // With --strict the unusable file stops the run.
+  auto strict = with_ids({dir.path("mixed")});
+  strict.strict = true;
+  EXPECT_TRUE(contains(failure(strict), bad));
 }

@@ -211,4 +211,23 @@ TEST(MpiDedup, RefusesOtherMethodsAndPairs) {
   EXPECT_NE(err.find("--pairs is not written under MPI"), std::string::npos) << err;
 }
 
+// One output per input file, or a compressed output, would need the ranks' parts joined
+// per file or per compressed frame: refused before any work, naming the option.
+TEST(MpiDedup, RefusesOutputDirAndCompressedOutput) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  const std::string shard = dir.write("a.jsonl", json_line("one two three") + json_line("one two three"));
+  const std::string mpi = std::string(GPUDEDUP_MPIEXEC) + " --oversubscribe --allow-run-as-root -np 2 " +
+                          test_support::program_path() + " dedup --quiet " + shard;
+  const std::string log = dir.path("stderr.log");
+  EXPECT_NE(test_support::run_shell(mpi + " --output-dir " + dir.path("out") + " 2>" + log), 0);
+  std::string err = test_support::read_file(log);
+  EXPECT_NE(err.find("--output-dir is not written under MPI"), std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("out")));
+  EXPECT_NE(test_support::run_shell(mpi + " -o " + dir.path("kept.jsonl.zst") + " 2>" + log), 0);
+  err = test_support::read_file(log);
+  EXPECT_NE(err.find("a compressed output (.zst, .gz) is not written under MPI"), std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("kept.jsonl.zst")));
+}
+
 }  // namespace

@@ -1,5 +1,6 @@
 #pragma once
 // Helpers for the io tests: reading everything, compressing.
+#include <zlib.h>
 #include <zstd.h>
 
 #include <sstream>
@@ -20,6 +21,22 @@ inline std::string zstd_compress(const std::string& bytes, int level = 3) {
   const size_t n = ZSTD_compress(out.data(), out.size(), bytes.data(), bytes.size(), level);
   if (ZSTD_isError(n)) throw std::runtime_error(ZSTD_getErrorName(n));
   out.resize(n);
+  return out;
+}
+
+inline std::string gzip_compress(const std::string& bytes) {
+  z_stream zs{};
+  if (deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("deflateInit2");
+  std::string out(deflateBound(&zs, uLong(bytes.size())) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  zs.avail_in = uInt(bytes.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = uInt(out.size());
+  const int ret = deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  if (ret != Z_STREAM_END) throw std::runtime_error("deflate");
   return out;
 }
 
