@@ -69,7 +69,12 @@ if(GPUDEDUP_HAVE_PARQUET)
   target_include_directories(gpudedup_parquet SYSTEM PRIVATE "${arrow_include}")
   target_compile_options(gpudedup_parquet PRIVATE ${GPUDEDUP_CXX_WARNINGS})
   target_link_libraries(gpudedup_parquet PRIVATE ${GPUDEDUP_PARQUET_LIBRARIES})
-  target_link_options(gpudedup_parquet PRIVATE LINKER:--no-undefined)  # needs nothing of the core
+  # Needs nothing of the core. A sanitizer build (scripts/sanitize-build) is the exception:
+  # the module's instrumentation calls the sanitizer runtime, which the program that loads
+  # it holds (clang links it into executables only).
+  if(NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize=")
+    target_link_options(gpudedup_parquet PRIVATE LINKER:--no-undefined)
+  endif()
   set_target_properties(gpudedup_parquet PROPERTIES
     CXX_STANDARD 20
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}

@@ -5,6 +5,7 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
 #include "gpudedup/pipeline.hpp"
+#include "host/cli/bloom_options.hpp"
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
 #include "host/cli/method_options.hpp"
@@ -166,6 +167,7 @@ int run_dedup_command(int argc, char** argv) {
   refuse_other_methods_options(r, find_method(job.config.method));
   read_method_options(r, job.config);
   job.config.validate();  // combinations the options alone cannot see
+  check_bloom_input(job.config, job.input);
   if (mpi::launched_by_mpi()) return run_dedup_under_mpi(job, r);
   const bool quiet = r.count("quiet") > 0;
   ProgressReporter line("gpudedup dedup", !quiet);

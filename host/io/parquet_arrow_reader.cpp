@@ -43,6 +43,7 @@ class ArrowParquetTable : public ParquetTable {
     text_ = leaf_of(columns.text, "--text-field", false);
     if (!columns.id.empty()) id_ = leaf_of(columns.id, "--id-field", true);
     metadata_ = reader_->parquet_reader()->metadata();
+    check_row_counts();
   }
 
   uint64_t rows() const override { return uint64_t(metadata_->num_rows()); }
@@ -74,6 +75,8 @@ class ArrowParquetTable : public ParquetTable {
       arrow::Status st;
       try {
         st = batches_->ReadNext(&batch);
+        // A corrupt file can give columns of different lengths; a batch is used only whole.
+        if (st.ok() && batch) st = batch->Validate();
       } catch (const parquet::ParquetException& e) {
         st = arrow::Status::IOError(e.what());
       }
@@ -125,6 +128,26 @@ class ArrowParquetTable : public ParquetTable {
     if (!sf.is_leaf())
       throw data_error(path_ + ": column \"" + name + "\" (" + option + ") is nested; name a top-level string column");
     return Column{name, sf.column_index};
+  }
+
+  /// Records are numbered by the footer's row counts: a negative one, or row groups that
+  /// do not add up to the file's count, would number them wrongly, so the file is refused.
+  void check_row_counts() const {
+    uint64_t sum = 0;
+    try {
+      for (int g = 0; g < metadata_->num_row_groups(); ++g) {
+        const int64_t n = metadata_->RowGroup(g)->num_rows();
+        if (n < 0 || uint64_t(n) > uint64_t(INT64_MAX) - sum)
+          throw data_error(path_ + ": the Parquet footer gives row group " + std::to_string(g) + " " + std::to_string(n) +
+                           " rows; the file is corrupt");
+        sum += uint64_t(n);
+      }
+    } catch (const parquet::ParquetException& e) {
+      throw data_error(path_ + ": cannot read the Parquet footer (a truncated or corrupt file?): " + e.what());
+    }
+    if (metadata_->num_rows() < 0 || sum != uint64_t(metadata_->num_rows()))
+      throw data_error(path_ + ": the Parquet footer gives " + std::to_string(metadata_->num_rows()) +
+                       " rows but its row groups " + std::to_string(sum) + "; the file is corrupt");
   }
 
   void finish_group() {

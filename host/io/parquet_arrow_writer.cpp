@@ -93,10 +93,12 @@ uint64_t write_arrow_kept(const std::vector<std::string>& paths, const std::vect
   std::shared_ptr<arrow::Schema> schema;
   std::string first_path;
   uint64_t record = 0;
+  std::string reading;  // the input being copied, for Arrow's exceptions, which name no file
   try {
     for (size_t f = 0; f < paths.size(); ++f) {
       if (f < unusable.size() && unusable[f]) continue;
       const std::string& path = paths[f];
+      reading = path;
       auto reader = open_reader(path);
       std::shared_ptr<arrow::Schema> file_schema;
       check(reader->GetSchema(&file_schema), path + ": cannot read the Parquet schema");
@@ -125,6 +127,8 @@ uint64_t write_arrow_kept(const std::vector<std::string>& paths, const std::vect
           std::shared_ptr<arrow::RecordBatch> batch;
           check(batches->ReadNext(&batch), path + ": row group " + std::to_string(g) + " cannot be read");
           if (!batch) break;
+          // Columns of different lengths (a corrupt file) would be filtered into wrong rows.
+          check(batch->Validate(), path + ": row group " + std::to_string(g) + " cannot be read");
           arrow::BooleanBuilder mask;
           check(mask.Reserve(batch->num_rows()), "out of memory");
           for (int64_t i = 0; i < batch->num_rows(); ++i, ++at) mask.UnsafeAppend(at < keep.size() && keep[at] != 0);
@@ -135,13 +139,20 @@ uint64_t write_arrow_kept(const std::vector<std::string>& paths, const std::vect
           if (kept_batch->num_rows() > 0)
             check(writer->WriteRecordBatch(*kept_batch), "cannot write the Parquet output");
         }
+        // Fewer rows than the footer says (a corrupt column) would lose kept rows unseen.
+        if (at != group_first + group_rows)
+          throw data_error(path + ": row group " + std::to_string(g) + " cannot be read: it gives " +
+                           std::to_string(at - group_first) + " rows where the footer says " + std::to_string(group_rows) +
+                           " (is the file corrupt?)");
       }
     }
+    reading.clear();
     if (!writer) throw data_error("no Parquet input to write the kept rows of");
     check(writer->Close(), "cannot finish the Parquet output");
     return record;
   } catch (const parquet::ParquetException& e) {
-    throw data_error(std::string("cannot write the kept Parquet rows: ") + e.what());
+    throw data_error((reading.empty() ? std::string() : reading + ": ") + "cannot write the kept Parquet rows: " + e.what() +
+                     (reading.empty() ? "" : " (is the file corrupt?)"));
   }
 }
 

@@ -125,6 +125,24 @@ TEST_F(CliTest, TextAndStdinInput) {
   EXPECT_EQ(read(path("kept2.txt")), read(path("kept.txt")));
 }
 
+TEST_F(CliTest, BloomOnStdinNamesBloomBitsUnlessGiven) {
+  write("in.txt", std::string(base_text) + "\nsomething else entirely, not alike at all\n" + base_text + "\n");
+  // The default --bloom-bits 0 sizes the filters by a first pass, which stdin cannot give.
+  RunResult r = run("dedup --quiet --method bloom - -o " + path("kept.txt") + " < " + path("in.txt"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--bloom-bits M"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("stdin"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("kept.txt")));
+  // Given m, stdin is read once and gives what the file gives.
+  r = run("dedup --quiet --method bloom --bloom-bits 4096 - -o " + path("kept.txt") + " --removed " + path("r.tsv") +
+          " < " + path("in.txt"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read(path("r.tsv")), "2\t0\n");
+  r = run("dedup --quiet --method bloom --bloom-bits 4096 " + path("in.txt") + " -o " + path("kept2.txt"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read(path("kept2.txt")), read(path("kept.txt")));
+}
+
 TEST_F(CliTest, UsageErrorsExitTwoAndNameTheOption) {
   write("in.jsonl", corpus());
   const std::string in = path("in.jsonl");

@@ -274,6 +274,37 @@ TEST_F(IoParquet, KeptRowsSkipDamagedGroupsAndUnusableFiles) {
   for (size_t i = 0; i < kept.size(); ++i) EXPECT_EQ(kept[i].text, docs[i].text);
 }
 
+// Files tests/fuzz/parquet_reader_fuzz.cpp found, kept as its seeds.
+const std::string kFuzzFound = std::string(GPUDEDUP_TEST_DATA) + "/../fuzz/corpus/parquet_reader/";
+
+TEST_F(IoParquet, FooterRowCountsThatDoNotAddUpAreRefusedNamingTheFile) {
+  // Row group 0 claims -3 rows: records would be numbered past 2^64 and wrap.
+  const std::string path = kFuzzFound + "negative_rows";
+  const std::string e = failure(options_for({path}));
+  EXPECT_TRUE(contains(e, path + ": the Parquet footer gives row group 0 -3 rows")) << e;
+}
+
+TEST_F(IoParquet, ASecondPassThatCannotReadAKeptRowGroupNamesTheFile) {
+  // short_column: row group 0 has 7 texts but its id column none, so a batch of all the
+  // columns is invalid; unknown_codec: a column the first pass never reads has codec 33
+  // (the output takes its codec).
+  for (const char* name : {"short_column", "unknown_codec"}) {
+    const std::string path = kFuzzFound + name;
+    RecordReader reader(options_for({path}));
+    const auto docs = read_all(reader);
+    if (std::string(name) == "short_column") ASSERT_EQ(docs.size(), 7u);  // row group 0; 1 to 4 are damaged
+    std::vector<uint8_t> keep(reader.stats().records, 0);
+    for (const auto& d : docs) keep[d.record] = 1;
+    std::ostringstream out;
+    try {
+      reader.write_kept(keep, out, KeptFormat::parquet);
+      ADD_FAILURE() << name << ": the kept rows were written, some of them wrong or lost";
+    } catch (const data_error& e) {
+      EXPECT_TRUE(contains(e.what(), path + ": ")) << e.what();
+    }
+  }
+}
+
 TEST_F(IoParquet, ParquetOutputOfFilesWithOtherColumnsIsRefused) {
   TempDir dir;
   std::ostringstream ignored;
