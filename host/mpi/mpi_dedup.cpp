@@ -2,9 +2,11 @@
 // exchange band keys, verify, label components, write; every failure ends all ranks.
 #include "host/mpi/mpi_dedup.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <thread>
 
 #include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
@@ -207,6 +209,9 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   std::fprintf(stderr, "gpudedup dedup: error: rank %d of %d: %s; ending every rank\n", ex.rank(), ex.ranks(),
                (wording ? wording(what) : what).c_str());
   std::fflush(stderr);
+  // mpirun forwards a rank's stderr asynchronously and MPI_Abort kills every rank at once:
+  // without a pause the message that names the rank and the cause can be lost.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);
 }
