@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <system_error>
 
 namespace gpudedup::cli {
 namespace {
@@ -38,7 +39,13 @@ double eta_seconds(double seconds, double fraction) {
 
 ProgressReporter::ProgressReporter(std::string command, bool enabled)
     : command_(std::move(command)), enabled_(enabled), terminal_(::isatty(STDERR_FILENO) != 0) {
-  if (enabled_) ticker_ = std::thread([this] { tick_loop(); });
+  if (!enabled_) return;
+  try {
+    ticker_ = std::thread([this] { tick_loop(); });
+  } catch (const std::system_error&) {
+    // No thread to be had (a process or memory limit): the line is drawn on updates only;
+    // progress is no reason to fail the run.
+  }
 }
 
 ProgressReporter::~ProgressReporter() { finish(); }
@@ -60,7 +67,9 @@ void ProgressReporter::update(const char* stage, uint64_t items, const char* uni
   bytes_ = bytes;
   fraction_ = fraction;
   updated_at_ = now;
-  if (terminal_ && (new_stage || now - drawn_at_ >= kTerminalMinRedraw)) draw_locked(now);
+  const bool due = terminal_ ? new_stage || now - drawn_at_ >= kTerminalMinRedraw
+                             : !ticker_.joinable() && now - drawn_at_ >= kPlainLineEvery && now >= kPlainLineEvery;
+  if (due) draw_locked(now);
 }
 
 void ProgressReporter::tick_loop() {
@@ -69,8 +78,13 @@ void ProgressReporter::tick_loop() {
   while (!wake_.wait_for(lock, period, [this] { return stop_; })) {
     const double now = elapsed();
     if (stage_.empty()) continue;  // nothing reported yet
-    if (terminal_ ? now - drawn_at_ >= kTerminalTick : now - drawn_at_ >= kPlainLineEvery && now >= kPlainLineEvery)
-      draw_locked(now);
+    if (terminal_ ? now - drawn_at_ >= kTerminalTick : now - drawn_at_ >= kPlainLineEvery && now >= kPlainLineEvery) {
+      try {
+        draw_locked(now);
+      } catch (...) {  // out of memory for the line: this thread must not end the process
+        return;
+      }
+    }
   }
 }
 
