@@ -5,8 +5,10 @@ changing one import,
 
 MinHash hashes each token with XXH64 and the engine's permutation family, so a MinHash
 updated with a text's char shingles equals gpudedup.sketch() of that text; MinHashLSH
-buckets signatures by the engine's band keys with the bands and rows the engine chooses
-for the threshold. Values are uint32 (datasketch keeps 32-bit values in uint64).
+buckets signatures by the engine's band keys with the bands and rows the engine's chooser
+gives for the threshold and `weights` (datasketch's (0.5, 0.5) by default, as a datasketch
+script expects; the engine's own default is (0.05, 0.95): a missed pair costs more than a
+wasted check). Values are uint32 (datasketch keeps 32-bit values in uint64).
 minhashes() gives the signatures of many texts at once from the engine (CPU threads or
 a GPU), which is where the time goes.
 """

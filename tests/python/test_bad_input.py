@@ -50,7 +50,7 @@ def test_nan_in_a_list_is_refused_naming_its_position():
 
 @pytest.mark.parametrize("options, message", [
     ({"hamming": 3}, "hamming applies to method simhash only"),
-    ({"method": "bloom", "verify": "exact"}, "verify applies to method minhash only"),
+    ({"method": "bloom", "verify": "exact"}, "verify does not apply to method bloom"),
     ({"method": "simhash", "bands": 4}, "bands applies to method minhash only"),
     ({"method": "simhash", "similarity": "containment"}, "similarity does not apply to method simhash"),
     ({"method": "exact", "bloom_bits": 1024}, "bloom_bits applies to method bloom only"),
