@@ -56,15 +56,18 @@ def read_sketch(path):
         data = f.read()
     if data[:8] != b"GDSKETCH":
         sys.exit(f"{path}: not a gpudedup sketch file")
-    P = struct.unpack_from("<I", data, 12)[0]
+    version, P = struct.unpack_from("<II", data, 8)
+    if version != 3:
+        sys.exit(f"{path}: sketch file version {version}, this script reads 3")
     n = struct.unpack_from("<Q", data, 40)[0]
-    at = 64
+    shard_name = struct.unpack_from("<I", data, 56)[0]
+    at = 64 + shard_name
     sigs = {}
     for _ in range(n):
         length = struct.unpack_from("<I", data, at)[0]
         at += 4
         doc = data[at:at + length].decode("utf-8", errors="surrogateescape")
-        at += length
+        at += length + 20  # record number, text bytes, set size
         sigs[doc] = array("I", data[at:at + 4 * P])
         at += 4 * P
     return P, sigs
