@@ -15,17 +15,19 @@ using namespace gpudedup;
 
 namespace {
 
-/// The lines of `bytes`; with `crlf_too`, each line ending in CR also without it (the
-/// reader writes a CRLF line with LF, so a kept line is an input line less that CR).
-std::set<std::string> lines_of(const std::string& bytes, bool crlf_too) {
+/// The lines of `bytes`. Of an input (`input`): without the byte order mark that opens the
+/// file (no part of the first record), and each line ending in CR also without it (the
+/// reader writes a CRLF line with LF). An output is taken as it is: a kept record may
+/// itself start with a second BOM or end in a CR.
+std::set<std::string> lines_of(const std::string& bytes, bool input) {
   std::set<std::string> out;
   size_t at = 0;
-  if (bytes.compare(0, 3, "\xEF\xBB\xBF") == 0) at = 3;  // a byte order mark is no part of the first record
+  if (input && bytes.compare(0, 3, "\xEF\xBB\xBF") == 0) at = 3;  // a byte order mark is no part of the first record
   while (at < bytes.size()) {
     const size_t nl = bytes.find('\n', at);
     const std::string line = bytes.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
     out.insert(line);
-    if (crlf_too && !line.empty() && line.back() == '\r') out.insert(line.substr(0, line.size() - 1));
+    if (input && !line.empty() && line.back() == '\r') out.insert(line.substr(0, line.size() - 1));
     at = nl == std::string::npos ? bytes.size() : nl + 1;
   }
   return out;
