@@ -27,7 +27,11 @@ class LineCursor : public RecordCursor {
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF files
       // A UTF-8 byte order mark opens some files (Windows editors): it is not part of the
       // first record, in either pass, so JSON parses and the kept copy starts clean.
-      if (lines_.line_number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
+      if (lines_.line_number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") {
+        // A file that is a byte order mark and nothing else is an empty file: no record.
+        if (line.size() == 3 && lines_.bytes_read() == 3) return false;
+        line.remove_prefix(3);
+      }
       if (input_.format == InputFormat::jsonl && is_blank(line)) {
         ++blank_;
         continue;

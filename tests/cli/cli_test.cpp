@@ -423,6 +423,18 @@ TEST_F(CliTest, AByteOrderMarkOpensTheFirstRecordOfEachFile) {
   const RunResult t = run("dedup " + path("b.txt") + " -q -o " + path("kept.txt"));
   EXPECT_EQ(t.code, 0) << t.err;
   EXPECT_EQ(read(path("kept.txt")), "a text line\nanother text line\n");
+  // A file that is a byte order mark and nothing else is an empty file, in either format;
+  // a mark and a newline is one empty line, as the newline alone would be.
+  for (const char* name : {"bom.txt", "bom.jsonl"}) {
+    write(name, bom);
+    const RunResult e = run(std::string("dedup ") + path(name) + " -q -o " + path("e.out"));
+    EXPECT_EQ(e.code, 1) << name;
+    EXPECT_NE(e.err.find("the input is empty"), std::string::npos) << e.err;
+  }
+  write("bomline.txt", bom + "\n");
+  const RunResult l = run("dedup " + path("bomline.txt") + " -q -o " + path("l.out"));
+  EXPECT_EQ(l.code, 0) << l.err;
+  EXPECT_EQ(read(path("l.out")), "\n");
 }
 
 }  // namespace
