@@ -70,13 +70,17 @@ struct RecordReader::Impl {
   /// and its failure stops the run, as does any failure under `strict`.
   void skip_file(io::Input& in, const std::exception& e) {
     if (!in.in_folder || options.strict) throw;
+    count_skipped_file(in, e.what());
+  }
+
+  /// Counts a file skipped whole or after its first records, and reports the first few.
+  void count_skipped_file(io::Input& in, const std::string& why) {
     in.skipped = true;
     ++stats.skipped_files;
     if (stats.file_reports.size() < options.report_limit) {
       stats.file_reports.push_back(
-          std::string(e.what()) +
-          (in.records == 0 ? "; the file is skipped"
-                           : "; the rest of the file is skipped after its " + std::to_string(in.records) + " records"));
+          why + (in.records == 0 ? "; the file is skipped"
+                                 : "; the rest of the file is skipped after its " + std::to_string(in.records) + " records"));
     }
   }
 
@@ -86,9 +90,7 @@ struct RecordReader::Impl {
     if (!in.unusable.empty()) {
       // Skipped like a folder's unreadable file, named or not: its rows are not records.
       if (options.strict) throw data_error(in.unusable);
-      in.skipped = true;
-      ++stats.skipped_files;
-      if (stats.file_reports.size() < options.report_limit) stats.file_reports.push_back(in.unusable + "; the file is skipped");
+      count_skipped_file(in, in.unusable);
       close_input();
       return;
     }
