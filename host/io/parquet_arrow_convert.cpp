@@ -3,6 +3,7 @@
 #include "host/io/parquet_arrow_convert.hpp"
 
 #include <arrow/array/array_dict.h>
+#include <arrow/array/validate.h>
 #include <arrow/scalar.h>
 #include <arrow/visit_type_inline.h>
 
@@ -93,6 +94,12 @@ std::string append_strings(const arrow::Array& column, DocumentBatch& out, std::
       return "";
   }
   return "a column of type " + column.type()->ToString() + ", where strings were expected";
+}
+
+arrow::Status validate_batch(const arrow::RecordBatch& batch) {
+  ARROW_RETURN_NOT_OK(batch.Validate());  // O(1): the columns' lengths and types
+  for (const auto& column : batch.columns()) ARROW_RETURN_NOT_OK(arrow::internal::ValidateArrayFull(*column));
+  return arrow::Status::OK();
 }
 
 }  // namespace gpudedup::io

@@ -75,8 +75,9 @@ class ArrowParquetTable : public ParquetTable {
       arrow::Status st;
       try {
         st = batches_->ReadNext(&batch);
-        // A corrupt file can give columns of different lengths; a batch is used only whole.
-        if (st.ok() && batch) st = batch->Validate();
+        // A corrupt file can give columns of different lengths or offsets outside their data;
+        // a batch is used only whole and only once checked.
+        if (st.ok() && batch) st = validate_batch(*batch);
       } catch (const parquet::ParquetException& e) {
         st = arrow::Status::IOError(e.what());
       }

@@ -17,6 +17,7 @@
 #include <ostream>
 
 #include "gpudedup/errors.hpp"
+#include "host/io/parquet_arrow_convert.hpp"
 #include "host/io/parquet_arrow_module.hpp"
 
 namespace gpudedup::io {
@@ -127,8 +128,9 @@ uint64_t write_arrow_kept(const std::vector<std::string>& paths, const std::vect
           std::shared_ptr<arrow::RecordBatch> batch;
           check(batches->ReadNext(&batch), path + ": row group " + std::to_string(g) + " cannot be read");
           if (!batch) break;
-          // Columns of different lengths (a corrupt file) would be filtered into wrong rows.
-          check(batch->Validate(), path + ": row group " + std::to_string(g) + " cannot be read");
+          // A corrupt file gives columns of different lengths (filtered into wrong rows) or offsets
+          // outside their data (read out of bounds by the filter and the writer).
+          check(validate_batch(*batch), path + ": row group " + std::to_string(g) + " cannot be read");
           arrow::BooleanBuilder mask;
           check(mask.Reserve(batch->num_rows()), "out of memory");
           for (int64_t i = 0; i < batch->num_rows(); ++i, ++at) mask.UnsafeAppend(at < keep.size() && keep[at] != 0);

@@ -305,6 +305,29 @@ TEST_F(IoParquet, ASecondPassThatCannotReadAKeptRowGroupNamesTheFile) {
   }
 }
 
+TEST_F(IoParquet, ColumnOffsetsOutsideTheirDataAreADamagedRowGroupNotACrash) {
+  // A dictionary page whose offsets point outside its data: the Parquet reader trusts the
+  // page, so the values (and the writer's copy of them) would be read out of bounds.
+  const std::string path = kFuzzFound + "dictionary_offsets_outside_data";
+  RecordReader reader(options_for({path}));
+  const auto docs = read_all(reader);
+  const auto st = reader.stats();
+  EXPECT_TRUE(docs.empty());
+  EXPECT_EQ(st.records, 5u);
+  EXPECT_EQ(st.skipped, 5u);
+  ASSERT_EQ(st.reports.size(), 1u);
+  EXPECT_TRUE(contains(st.reports[0], path + ": row group 0 (rows 0 to 5) cannot be read")) << st.reports[0];
+  // A second pass asked for those rows (the file changed, or a caller's own mask) fails
+  // naming the file instead of copying bytes from outside the column.
+  std::ostringstream out;
+  try {
+    reader.write_kept(std::vector<uint8_t>(st.records, 1), out, KeptFormat::parquet);
+    ADD_FAILURE() << "rows of a damaged column were written";
+  } catch (const data_error& e) {
+    EXPECT_TRUE(contains(e.what(), path + ": row group 0 cannot be read")) << e.what();
+  }
+}
+
 TEST_F(IoParquet, ParquetOutputOfFilesWithOtherColumnsIsRefused) {
   TempDir dir;
   std::ostringstream ignored;
