@@ -1,13 +1,16 @@
 // Signature-stage and end-to-end timings of the engine on synthetic documents.
 //
 //   sketch_bench [--documents N] [--doc-bytes B] [--backend cpu|cuda|all] [--perms 64,128,256,512]
+//                [--gpu-kernel classic|fused|both]
 //
 // N deterministic random documents of about B bytes (words from a fixed vocabulary, 10%
 // near copies so that clustering has work). For each backend and P: MinHashEngine::sketch on a
 // warm-up batch, then on the whole corpus, timed by wall clock on the host (the CUDA
 // backend's sketch() returns only when the signatures are in host memory, so this
 // includes the copies both ways). Then end to end (add in batches + finish) at P = 256
-// with the engine's per-stage seconds. Prints markdown tables.
+// with the engine's per-stage seconds. Prints markdown tables. The CUDA backend runs once
+// per sketch kernel (GPUDEDUP_GPU_KERNEL, kernels/minhash/sketch_kernel_choice.hpp): rows
+// `cuda` (classic) and `cuda-fused`, side by side (--gpu-kernel both, the default).
 #include <omp.h>
 
 #include <chrono>
@@ -28,6 +31,18 @@ namespace {
 
 /// Documents per add() call in the end-to-end run (the CLI's default batch size order).
 constexpr size_t end_to_end_batch = 100000;
+/// A backend as the tables name it: the CUDA rows also say which sketch kernels ran.
+struct Runner {
+  Backend backend;
+  const char* kernel;  ///< GPUDEDUP_GPU_KERNEL for the CUDA backend; null for the CPU
+  const char* label;
+};
+
+/// Sets GPUDEDUP_GPU_KERNEL for the engines made next (the CUDA backend reads it then).
+void select_kernel(const Runner& r) {
+  if (r.kernel) setenv("GPUDEDUP_GPU_KERNEL", r.kernel, 1);
+}
+
 /// Documents in the warm-up sketch (CUDA context, pool growth, CPU thread start-up).
 constexpr size_t warm_up_documents = 2000;
 
@@ -78,7 +93,7 @@ std::vector<uint32_t> parse_list(const std::string& s) {
 
 [[noreturn]] void usage(const char* msg) {
   std::fprintf(stderr, "sketch_bench: %s\nusage: sketch_bench [--documents N] [--doc-bytes B] "
-                       "[--backend cpu|cuda|all] [--perms 64,128,256,512]\n", msg);
+                       "[--backend cpu|cuda|all] [--perms 64,128,256,512] [--gpu-kernel classic|fused|both]\n", msg);
   std::exit(2);
 }
 
@@ -87,6 +102,7 @@ std::vector<uint32_t> parse_list(const std::string& s) {
 int main(int argc, char** argv) {
   size_t docs = 100000, doc_bytes = 1024;
   std::string backend = "all";
+  std::string gpu_kernel = "both";
   std::vector<uint32_t> perms = {64, 128, 256, 512};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -98,15 +114,22 @@ int main(int argc, char** argv) {
     else if (a == "--doc-bytes") doc_bytes = std::stoull(value());
     else if (a == "--backend") backend = value();
     else if (a == "--perms") perms = parse_list(value());
+    else if (a == "--gpu-kernel") gpu_kernel = value();
     else usage(("unknown option " + a).c_str());
   }
   if (backend != "cpu" && backend != "cuda" && backend != "all") usage("--backend must be cpu, cuda or all");
+  if (gpu_kernel != "classic" && gpu_kernel != "fused" && gpu_kernel != "both") {
+    usage("--gpu-kernel must be classic, fused or both");
+  }
 
   const CudaStatus cuda = cuda_status();
-  std::vector<Backend> backends;
-  if (backend != "cuda") backends.push_back(Backend::cpu);
+  std::vector<Runner> backends;
+  if (backend != "cuda") backends.push_back({Backend::cpu, nullptr, "cpu"});
   if (backend != "cpu") {
-    if (!cuda.devices.empty()) backends.push_back(Backend::cuda);
+    if (!cuda.devices.empty()) {
+      if (gpu_kernel != "fused") backends.push_back({Backend::cuda, "classic", "cuda"});
+      if (gpu_kernel != "classic") backends.push_back({Backend::cuda, "fused", "cuda-fused"});
+    }
     else if (backend == "cuda") { std::fprintf(stderr, "sketch_bench: %s\n", cuda.reason.c_str()); return 2; }
     else std::printf("CUDA: skipped (%s)\n\n", cuda.reason.c_str());
   }
@@ -118,10 +141,11 @@ int main(int argc, char** argv) {
   std::printf("\n\n## Signature stage (MinHashMinHashEngine::sketch, char 5-grams)\n\n");
   std::printf("| backend | P | seconds | GB/s of text | documents/s |\n|---|---:|---:|---:|---:|\n");
   const DocumentBatch warm = slice(corpus, 0, std::min(docs, warm_up_documents));
-  for (Backend be : backends) {
+  for (const Runner& be : backends) {
+    select_kernel(be);
     for (uint32_t P : perms) {
       Config c;
-      c.backend = be;
+      c.backend = be.backend;
       c.minhash.num_perm = P;
       try {
         MinHashEngine e(c);
@@ -129,9 +153,9 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         const Signatures s = e.sketch(corpus);
         const double t = seconds_since(t0);
-        std::printf("| %s | %u | %.3f | %.4g | %.0f |\n", to_string(be), P, t, gb / t, double(docs) / t);
+        std::printf("| %s | %u | %.3f | %.4g | %.0f |\n", be.label, P, t, gb / t, double(docs) / t);
       } catch (const std::exception& ex) {
-        std::printf("| %s | %u | error: %s | | |\n", to_string(be), P, ex.what());
+        std::printf("| %s | %u | error: %s | | |\n", be.label, P, ex.what());
       }
     }
   }
@@ -139,9 +163,10 @@ int main(int argc, char** argv) {
   std::printf("\n## End to end (add in batches of %zu + finish, P = 256, threshold 0.8)\n\n", end_to_end_batch);
   std::printf("| backend | total s | sketch s | candidates+verify s | cluster s | GB/s | candidates | removed |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (Backend be : backends) {
+  for (const Runner& be : backends) {
+    select_kernel(be);
     Config c;
-    c.backend = be;
+    c.backend = be.backend;
     try {
       MinHashEngine warm_engine(c);
       warm_engine.add(warm);
@@ -151,11 +176,11 @@ int main(int argc, char** argv) {
       for (size_t d = 0; d < docs; d += end_to_end_batch) e.add(slice(corpus, d, std::min(docs, d + end_to_end_batch)));
       const DedupResult r = e.finish();
       const double t = seconds_since(t0);
-      std::printf("| %s | %.3f | %.3f | %.3f | %.3f | %.4g | %llu | %llu |\n", to_string(be), t, r.seconds.sketch,
+      std::printf("| %s | %.3f | %.3f | %.3f | %.3f | %.4g | %llu | %llu |\n", be.label, t, r.seconds.sketch,
                   r.seconds.candidates + r.seconds.candidates, r.seconds.cluster, gb / t,
                   (unsigned long long)r.candidate_pairs, (unsigned long long)r.removed);
     } catch (const std::exception& ex) {
-      std::printf("| %s | error: %s | | | | | | |\n", to_string(be), ex.what());
+      std::printf("| %s | error: %s | | | | | | |\n", be.label, ex.what());
     }
   }
   return 0;

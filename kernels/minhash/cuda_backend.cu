@@ -87,6 +87,7 @@ class CudaBackend final : public ComputeBackend {
     params_.words = spec_.shingles.word_params();
     params_.words.stop_words = d_stop_.data();
     params_.normalize = spec_.shingles.normalize;
+    params_.kernel = sketch_kernel_from_environment();
 
     sub_batch_budget_ = device_context(spec.config.device).work_budget();
     // The CPU fallback reads what the device reads: text after the host stages.

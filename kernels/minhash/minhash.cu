@@ -4,7 +4,7 @@
 //  2. shingle hashes into a per-document region of the same offsets (a document has at
 //     most one shingle per byte of normalized text):
 //     - char shingles: one thread per byte position, the per-position formulation of
-//       detail/shingle.hpp (is_code_point_start + char_shingle_at). A position without a
+//       detail/shingle_tile.hpp (char_shingle_hash_at). A position without a
 //       shingle writes UINT64_MAX; valid positions are counted per document with one
 //       atomicAdd per warp and document.
 //     - word shingles: one thread per document, for_each_word_shingle (sequential by
@@ -29,6 +29,7 @@
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/shingle.hpp"
+#include "gpudedup/detail/shingle_tile.hpp"
 #include "kernels/minhash/minhash.cuh"
 
 namespace gpudedup::detail {
@@ -76,14 +77,7 @@ __global__ void char_shingle_kernel(const uint8_t* norm, const uint64_t* offsets
     const uint64_t q = p - begin;
     const uint64_t n = norm_len[doc];
     uint64_t h = ~uint64_t(0);
-    if (q < n) {
-      const uint8_t* s = norm + begin;
-      size_t end = 0;
-      if (is_code_point_start(s, n, q) && char_shingle_at(s, n, q, k, &end)) {
-        h = xxhash64(s + q, end - q);
-        valid = true;
-      }
-    }
+    if (q < n) valid = char_shingle_hash_at(norm + begin, n, q, k, &h);
     hashes[p] = h;
   }
   // One atomicAdd per (warp, document): lanes with the same document elect the lowest
@@ -199,26 +193,13 @@ minhash_kernel(const uint64_t* sorted, const uint64_t* offsets, const uint32_t* 
 /// hash and the loop overhead over PT multiply-adds (P = 256: PT = 4, 64 threads cover
 /// the permutations and the block's 4 groups split the hashes); 16 * 256 threads cover
 /// the largest P (4096).
-int perms_per_thread(uint32_t num_perm) {
-  int pt = 1;
-  while (pt < 16 && uint64_t(pt) * 64 < num_perm) pt *= 2;
-  return pt;
-}
-
-/// Threads covering the P permutations: a power of two in [32, minhash_block] with
-/// width * PT >= P, so that width divides the block and groups are whole warps.
-uint32_t permutation_width(uint32_t num_perm, int pt) {
-  const uint32_t needed = uint32_t((uint64_t(num_perm) + pt - 1) / pt);
-  uint32_t w = 32;
-  while (w < needed && w < minhash_block) w *= 2;
-  return w;
-}
+int perms_per_thread(uint32_t num_perm) { return permutations_per_thread(num_perm, 64); }
 
 template <int PT>
 void launch_minhash(const device_sketch_params& params, const uint64_t* sorted, const uint64_t* offsets,
                     const uint32_t* valid_count, const uint2* items, size_t item_count,
                     uint32_t* signatures, uint32_t* distinct, uint8_t* flags, cudaStream_t stream) {
-  const uint32_t width = permutation_width(params.num_perm, PT);
+  const uint32_t width = permutation_width(params.num_perm, PT, minhash_block);
   if (uint64_t(width) * PT < params.num_perm || minhash_block % width != 0) {
     throw data_error("minhash: no thread layout for P = " + std::to_string(params.num_perm));
   }
@@ -241,8 +222,28 @@ void make_minhash_items(const uint64_t* offsets, size_t docs, std::vector<uint2>
   }
 }
 
+void normalize_batch_cuda(const device_sketch_params& params, const device_text_batch& batch, uint8_t* norm,
+                          uint32_t* norm_len, cudaStream_t stream) {
+  if (batch.docs == 0) return;
+  normalize_kernel<<<blocks_for(batch.docs, elementwise_block), elementwise_block, 0, stream>>>(
+      batch.text, batch.offsets, batch.docs, params.normalize, norm, norm_len);
+  GD_CUDA_CHECK_LAUNCH();
+}
+
+void word_shingles_cuda(const device_sketch_params& params, const device_text_batch& batch, const uint8_t* norm,
+                        const uint32_t* norm_len, uint64_t* hashes, uint32_t* valid, cudaStream_t stream) {
+  if (batch.docs == 0) return;
+  word_shingle_kernel<<<blocks_for(batch.docs, elementwise_block), elementwise_block, 0, stream>>>(
+      norm, batch.offsets, batch.docs, norm_len, params.words, hashes, valid);
+  GD_CUDA_CHECK_LAUNCH();
+}
+
 void minhash_sketch_cuda(const device_sketch_params& params, const device_text_batch& batch,
                          bool want_sets, device_sketch_result& out, cudaStream_t stream) {
+  if (params.kernel == sketch_kernel::fused) {
+    fused_minhash_sketch_cuda(params, batch, want_sets, out, stream);
+    return;
+  }
   const size_t docs = batch.docs;
   const size_t bytes = batch.bytes;
   const uint32_t P = params.num_perm;
@@ -265,9 +266,7 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
   GD_CUDA_TRY(cudaMemsetAsync(d_valid.data(), 0, d_valid.bytes(), stream));
 
   const bool chars = params.kind == ShingleKind::chars;
-  normalize_kernel<<<blocks_for(docs, elementwise_block), elementwise_block, 0, stream>>>(
-      batch.text, batch.offsets, docs, params.normalize, d_norm.data(), d_norm_len.data());
-  GD_CUDA_CHECK_LAUNCH();
+  normalize_batch_cuda(params, batch, d_norm.data(), d_norm_len.data(), stream);
   if (chars) {
     if (bytes > 0) {
       char_shingle_kernel<<<blocks_for(bytes, elementwise_block), elementwise_block, 0, stream>>>(
@@ -276,10 +275,7 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
       GD_CUDA_CHECK_LAUNCH();
     }
   } else {
-    word_shingle_kernel<<<blocks_for(docs, elementwise_block), elementwise_block, 0, stream>>>(
-        d_norm.data(), batch.offsets, docs, d_norm_len.data(), params.words, d_hashes.data(),
-        d_valid.data());
-    GD_CUDA_CHECK_LAUNCH();
+    word_shingles_cuda(params, batch, d_norm.data(), d_norm_len.data(), d_hashes.data(), d_valid.data(), stream);
   }
   segment_end_kernel<<<blocks_for(docs, elementwise_block), elementwise_block, 0, stream>>>(
       batch.offsets, docs, d_norm_len.data(), d_valid.data(), chars, d_seg_end.data());

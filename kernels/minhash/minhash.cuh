@@ -10,6 +10,7 @@
 #include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/shingle.hpp"
 #include "kernels/device/device_buffer.cuh"
+#include "kernels/minhash/sketch_kernel_choice.hpp"
 
 namespace gpudedup::detail {
 
@@ -20,6 +21,23 @@ namespace gpudedup::detail {
 /// while a few long documents still spread over many SMs.
 constexpr uint64_t minhash_chunk = 65536;
 
+/// Permutations per thread in the MinHash kernels: the smallest power of two PT with
+/// PT * `threads` >= P, at most 16.
+inline int permutations_per_thread(uint32_t num_perm, uint32_t threads) {
+  int pt = 1;
+  while (pt < 16 && uint64_t(pt) * threads < num_perm) pt *= 2;
+  return pt;
+}
+
+/// Threads covering the P permutations at PT each: a power of two in [32, block] with
+/// width * PT >= P, so that width divides the block and groups are whole warps.
+inline uint32_t permutation_width(uint32_t num_perm, int pt, uint32_t block) {
+  const uint32_t needed = uint32_t((uint64_t(num_perm) + pt - 1) / pt);
+  uint32_t w = 32;
+  while (w < needed && w < block) w *= 2;
+  return w;
+}
+
 /// What the sketch kernels need, in device memory for as long as the backend lives.
 struct device_sketch_params {
   const uint64_t* perm_a = nullptr;  ///< P odd multipliers
@@ -29,6 +47,7 @@ struct device_sketch_params {
   uint32_t k = 5;
   word_shingle_params words;  ///< stop_words points to device memory
   normalize_options normalize;  ///< what normalize_text does (detail/normalize.hpp)
+  sketch_kernel kernel = sketch_kernel::classic;  ///< GPUDEDUP_GPU_KERNEL
 };
 
 /// One block of the MinHash kernel: document `x`, chunk `y` (positions
@@ -54,11 +73,27 @@ struct device_sketch_result {
   device_buffer<uint64_t> set_hashes;  ///< only with want_sets
 };
 
-/// Queues the whole sketch of `batch` on `stream` (no host synchronization).
+/// Queues the whole sketch of `batch` on `stream` (no host synchronization), with the
+/// kernels params.kernel names.
 /// @throws device_out_of_memory when a temporary buffer does not fit (nothing is
 /// written to host memory, so the caller can split the batch and retry).
 void minhash_sketch_cuda(const device_sketch_params& params, const device_text_batch& batch,
                          bool want_sets, device_sketch_result& out, cudaStream_t stream);
+
+/// The fused path (kernels/minhash/fused_minhash.cu); minhash_sketch_cuda calls it when
+/// params.kernel is fused. Same contract and results as the classic path.
+void fused_minhash_sketch_cuda(const device_sketch_params& params, const device_text_batch& batch,
+                               bool want_sets, device_sketch_result& out, cudaStream_t stream);
+
+/// Stages both paths share (kernels/minhash/minhash.cu), queued on `stream`:
+/// normalize_text of every document into norm at the document's own offsets, its
+/// length in norm_len (docs entries).
+void normalize_batch_cuda(const device_sketch_params& params, const device_text_batch& batch, uint8_t* norm,
+                          uint32_t* norm_len, cudaStream_t stream);
+/// Word shingle hashes of every document at its own offsets in `hashes`, their number in
+/// `valid` (one thread per document: word shingles are sequential by definition).
+void word_shingles_cuda(const device_sketch_params& params, const device_text_batch& batch, const uint8_t* norm,
+                        const uint32_t* norm_len, uint64_t* hashes, uint32_t* valid, cudaStream_t stream);
 
 /// Device bytes minhash_sketch_cuda needs per byte of text (sizing sub-batches).
 constexpr size_t sketch_bytes_per_text_byte = 48;
