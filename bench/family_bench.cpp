@@ -4,6 +4,7 @@
 // which picks the pairs; not a default of the engine.
 //
 //   family_bench --texts FILE --pairs FILE [--seeds 1-8] [--num-perm 256]
+//                [--families multiply-shift,circulant,independent]
 //
 // --texts: u32 count, then per document u32 length + UTF-8 bytes. --pairs: lines
 // "i<TAB>j<TAB>J<TAB>band" (indices into the texts, exact Jaccard of the corpus's exact
@@ -50,7 +51,7 @@ struct Pair {
 
 [[noreturn]] void usage(const std::string& msg) {
   std::fprintf(stderr, "family_bench: %s\nusage: family_bench --texts FILE --pairs FILE [--seeds 1-8] "
-                       "[--num-perm 256]\n", msg.c_str());
+                       "[--num-perm 256] [--families multiply-shift,circulant,independent]\n", msg.c_str());
   std::exit(2);
 }
 
@@ -103,6 +104,9 @@ uint64_t mix64(uint64_t z) {  // SplitMix64's finalizer
 
 enum class Family { multiply_shift, circulant, independent };
 constexpr Family families[] = {Family::multiply_shift, Family::circulant, Family::independent};
+const char* key(Family f) {
+  return f == Family::multiply_shift ? "multiply-shift" : f == Family::circulant ? "circulant" : "independent";
+}
 const char* name(Family f) {
   return f == Family::multiply_shift ? "multiply-shift (default)" : f == Family::circulant ? "C-MinHash" : "independent";
 }
@@ -160,7 +164,7 @@ double stdev(const std::vector<double>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string texts_path, pairs_path;
+  std::string texts_path, pairs_path, wanted = "multiply-shift,circulant,independent";
   uint32_t seed_lo = 1, seed_hi = 8, P = 256;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -170,6 +174,7 @@ int main(int argc, char** argv) {
     };
     if (a == "--texts") texts_path = value();
     else if (a == "--pairs") pairs_path = value();
+    else if (a == "--families") wanted = value();
     else if (a == "--num-perm") P = uint32_t(std::stoul(value()));
     else if (a == "--seeds") {
       const std::string s = value();
@@ -193,6 +198,7 @@ int main(int argc, char** argv) {
   std::printf("| family | exact Jaccard | pairs | mean error | per-seed means min..max | sd across seeds | "
               "RMSE of one estimate | sqrt(J(1-J)/P) |\n|---|---|---:|---:|---|---:|---:|---:|\n");
   for (Family f : families) {
+    if (("," + wanted + ",").find(std::string(",") + key(f) + ",") == std::string::npos) continue;
     // band -> per-seed mean errors; band -> squared errors of every (pair, seed)
     std::map<std::string, std::vector<double>> seed_means, squares, theory;
     for (uint32_t seed = seed_lo; seed <= seed_hi; ++seed) {
