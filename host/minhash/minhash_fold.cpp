@@ -165,7 +165,9 @@ __attribute__((target("avx512f,avx512dq"))) inline void step16(block16& x, __m51
   x.m = _mm512_min_epu32(x.m, hi);
 }
 
-/// Blocks of G x 16 permutations (5 zmm registers each of the 32).
+/// Blocks of G x 16 permutations (5 zmm registers each of the 32). The twin of
+/// fold_blocks_avx2 rather than one template for both: a target attribute covers every
+/// instantiation, and AVX-512 code must not reach a CPU that has only AVX2.
 template <int G>
 __attribute__((target("avx512f,avx512dq"))) void fold_blocks_avx512(uint32_t* sig, const uint64_t* w,
                                                                    const uint32_t* keys, size_t n) {
