@@ -60,7 +60,7 @@ std::map<std::string, std::string> report(const gpudedup::DedupResult& result,
                                           const std::vector<std::string>& ids) {
   std::map<std::string, std::string> duplicate_of;
   for (size_t doc = 0; doc < result.representative.size(); ++doc) {
-    const uint32_t kept = result.representative[doc];
+    const gpudedup::doc_number kept = result.representative[doc];  // 64-bit; numbered from 0 here
     if (kept == doc) continue;
     std::printf("%s is a near-duplicate of %s\n", ids[doc].c_str(), ids[kept].c_str());
     duplicate_of[ids[doc]] = ids[kept];

@@ -15,6 +15,7 @@
 #include "host/core/json_text.hpp"
 #include "host/bloom/bloom_detail.hpp"
 #include "host/shingle/shingling.hpp"
+#include "host/core/run_numbering.hpp"
 #include "host/core/union_find.hpp"
 
 namespace gpudedup {
@@ -166,9 +167,7 @@ BloomFilters BloomEngine::filters(const DocumentBatch& batch) const {
 uint64_t BloomEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   auto& s = *impl_;
   const uint64_t first = size();
-  if (first + batch.size() >= UINT32_MAX) {
-    throw data_error("more than 4294967294 documents in one run: split the input into several runs");
-  }
+  detail::check_run_size(first, batch.size());
   s.resolve_bits();
   const auto t0 = stage_clock::now();
   s.corpus.bits.resize((first + batch.size()) * s.corpus.words);
@@ -176,7 +175,7 @@ uint64_t BloomEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   s.build(batch, s.corpus.bits.data() + first * s.corpus.words, s.corpus.popcount.data() + first,
           s.config.bloom.bits);
   s.seconds.sketch += seconds_since(t0);
-  return first;
+  return s.config.first_document_number + first;
 }
 
 DedupResult BloomEngine::finish() {
@@ -200,6 +199,7 @@ DedupResult BloomEngine::finish() {
   detail::label_clusters(uf, r.documents, r);
   s.seconds.cluster += seconds_since(t0);
   r.seconds = s.seconds;
+  detail::number_documents(r, s.config.first_document_number);
   return r;
 }
 

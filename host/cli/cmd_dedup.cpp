@@ -143,6 +143,7 @@ int run_dedup_under_mpi(const DedupJob& job, const cxxopts::ParseResult& r) {
 int run_dedup_command(int argc, char** argv) {
   cxxopts::Options o(argv[0], dedup_help);
   add_input_options(o);
+  add_numbering_options(o);
   add_sketch_options(o);
   add_dedup_options(o);
   add_method_options(o);
@@ -162,6 +163,7 @@ int run_dedup_command(int argc, char** argv) {
     job.batch_max_bytes = batch_max_bytes;
     read_sketch_options(r, job.config);
   }
+  job.config.first_document_number = first_document_number(r);
   read_backend_options(r, job.config);
   read_dedup_options(r, job);
   refuse_other_methods_options(r, find_method(job.config.method));

@@ -74,7 +74,8 @@ InputStats write_minhash(const Config& config, const InputOptions& input, size_t
         where.record = batch.records[i];
         where.text_bytes = batch.docs.text(i).size();
         where.set_size = set_sizes[i];
-        header.ids_are_record_numbers &= where.id == std::to_string(where.record);
+        // From --first-document-number N, a record-number id is N + its record number.
+        header.ids_are_record_numbers &= where.id == std::to_string(input.first_record_number + where.record);
         write_sketch_record(out, where, sigs.row(i), sigs.num_perm);
         continue;
       }
@@ -103,6 +104,7 @@ int run_sketch(int argc, char** argv) {
                      "\nexamples:\n  gpudedup sketch corpus.jsonl --output corpus.sketch --num-perm 128\n"
                      "  gpudedup sketch --method simhash --format tsv corpus.jsonl -o fingerprints.tsv\n");
   add_input_options(o);
+  add_numbering_options(o);
   add_sketch_options(o);
   add_simhash_options(o);
   add_backend_options(o);
@@ -117,6 +119,7 @@ int run_sketch(int argc, char** argv) {
   read_sketch_options(r, config);
   read_backend_options(r, config);
   InputOptions input = read_input_options(r);
+  input.first_record_number = first_document_number(r);
   const size_t per_batch = batch_size(r);
   const auto method = r["method"].as<std::string>();
   const auto format = r["format"].as<std::string>();

@@ -47,6 +47,7 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"sampling.mod", "--sample-mod"},
       {"sampling.size", "--sample-size"},
       {"seed", "--seed"},
+      {"first_document_number", "--first-document-number"},
       {"shingle.kind", "--shingle"},
       {"shingle.ngram", "--ngram"},
       {"shingle.normalize", "--normalize"},

@@ -42,6 +42,14 @@ InputOptions read_input_options(const cxxopts::ParseResult& r) {
   return in;
 }
 
+void add_numbering_options(cxxopts::Options& o) {
+  o.add_options("Input")
+    ("first-document-number", "number of the first document and record (ids of records without one start "
+     "there): a run that is one part of a larger numbering", cxxopts::value<uint64_t>()->default_value("0"));
+}
+
+uint64_t first_document_number(const cxxopts::ParseResult& r) { return option<uint64_t>(r, "first-document-number"); }
+
 size_t batch_size(const cxxopts::ParseResult& r) {
   const auto n = option<size_t>(r, "batch-size");
   GD_EXPECTS(n >= 1 && n <= (size_t(1) << 26), "--batch-size must be in 1..67108864, got " + std::to_string(n));

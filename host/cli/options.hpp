@@ -33,6 +33,10 @@ Enum enum_option(const cxxopts::ParseResult& r, const std::string& name) {
 /// --input-format, --text-field, --id-field, --strict, --batch-size, positional inputs.
 void add_input_options(cxxopts::Options& options);
 InputOptions read_input_options(const cxxopts::ParseResult& r);
+/// --first-document-number (dedup, sketch): Config::first_document_number and
+/// InputOptions::first_record_number, for a run that is one part of a larger numbering.
+void add_numbering_options(cxxopts::Options& options);
+uint64_t first_document_number(const cxxopts::ParseResult& r);
 /// Documents per batch (--batch-size) and its byte cap.
 size_t batch_size(const cxxopts::ParseResult& r);
 constexpr size_t batch_max_bytes = size_t(256) << 20;  // bounds a batch's text in memory

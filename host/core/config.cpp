@@ -1,6 +1,7 @@
 #include "gpudedup/config.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "gpudedup/detail/shingle.hpp"
@@ -19,6 +20,10 @@ void Config::validate() const {
              "`minhash.num_perm` must be in 1..4096, got " + std::to_string(minhash.num_perm));
   GD_EXPECTS(threads >= 0, "`threads` must be >= 0 (0 = all cores), got " + std::to_string(threads));
   GD_EXPECTS(device >= 0, "`device` must be >= 0, got " + std::to_string(device));
+  // A run's numbers end below 2^64 whatever its size (document_number.hpp).
+  GD_EXPECTS(first_document_number <= UINT64_MAX - max_run_documents,
+             "`first_document_number` must be at most 2^64 - 2^32 (18446744069414584320), got " +
+                 std::to_string(first_document_number));
   if (sampling.kind == SampleKind::minwise || sampling.kind == SampleKind::mins) {
     GD_EXPECTS(sampling.size >= 1 && sampling.size <= (1u << 24),
                "`sampling.size` must be in 1..16777216, got " + std::to_string(sampling.size));

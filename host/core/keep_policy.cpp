@@ -9,6 +9,14 @@ namespace {
 
 constexpr uint32_t no_document = std::numeric_limits<uint32_t>::max();
 
+/// Each document's representative as a place in the run (a local index: the document
+/// number less DedupResult::first_document), the form the run's own arrays are indexed by.
+std::vector<uint32_t> local_representatives(const DedupResult& r) {
+  std::vector<uint32_t> local(r.representative.size());
+  for (size_t d = 0; d < local.size(); ++d) local[d] = uint32_t(r.representative[d] - r.first_document);
+  return local;
+}
+
 /// For each representative, the next member of its cluster in input order (no_document
 /// for a singleton).
 std::vector<uint32_t> second_members(const std::vector<uint32_t>& rep) {
@@ -22,7 +30,7 @@ std::vector<uint32_t> second_members(const std::vector<uint32_t>& rep) {
 }  // namespace
 
 std::vector<RemovedDocument> removed_documents(const DedupResult& r) {
-  const auto& rep = r.representative;
+  const auto rep = local_representatives(r);
   std::vector<RemovedDocument> out;
   out.reserve(r.removed);
   if (r.representatives_kept) {
@@ -43,13 +51,14 @@ std::vector<RemovedDocument> removed_documents(const DedupResult& r) {
 
 namespace gpudedup {
 
+using detail::local_representatives;
 using detail::no_document;
 using detail::second_members;
 
 void apply_keep_policy(DedupResult& r, KeepPolicy keep, const std::vector<uint64_t>& text_bytes) {
-  auto& rep = r.representative;
-  const auto n = uint32_t(rep.size());
   if (keep == KeepPolicy::first) return;
+  const std::vector<uint32_t> rep = local_representatives(r);
+  const auto n = uint32_t(rep.size());
   if (keep == KeepPolicy::none) {
     const auto second = second_members(rep);
     uint64_t removed = 0;
@@ -73,7 +82,7 @@ void apply_keep_policy(DedupResult& r, KeepPolicy keep, const std::vector<uint64
     const uint64_t mine = text_bytes[d], theirs = text_bytes[best[label]];
     if (keep == KeepPolicy::longest ? mine > theirs : mine < theirs) best[label] = d;
   }
-  for (uint32_t d = 0; d < n; ++d) rep[d] = best[rep[d]];
+  for (uint32_t d = 0; d < n; ++d) r.representative[d] = r.first_document + best[rep[d]];
 }
 
 }  // namespace gpudedup

@@ -8,6 +8,7 @@
 #include "host/core/format.hpp"
 #include "host/core/parallel_errors.hpp"
 #include "host/core/stage_clock.hpp"
+#include "host/core/run_numbering.hpp"
 #include "host/core/union_find.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/exact/exact_join.hpp"
@@ -44,9 +45,7 @@ class ExactJoinMethod final : public DedupMethod {
 
   uint64_t add(const DocumentBatch& batch, const MetadataBatch&) override {
     const uint64_t first = size();
-    if (first + batch.size() >= UINT32_MAX) {
-      throw data_error("more than 4294967294 documents in one run: split the input into several runs");
-    }
+    check_run_size(first, batch.size());
     const auto t0 = stage_clock::now();
     const int64_t n = int64_t(batch.size());
     std::vector<std::vector<uint64_t>> hashes(n);
@@ -66,7 +65,7 @@ class ExactJoinMethod final : public DedupMethod {
       sets_.offsets.push_back(sets_.hashes.size());
     }
     seconds_.sketch += seconds_since(t0);
-    return first;
+    return config_.first_document_number + first;
   }
 
   DedupResult finish() override {
@@ -90,6 +89,7 @@ class ExactJoinMethod final : public DedupMethod {
     label_clusters(uf, r.documents, r);
     seconds_.cluster += seconds_since(t0);
     r.seconds = seconds_;
+    number_documents(r, config_.first_document_number);
     return r;
   }
 

@@ -109,7 +109,8 @@ struct Index::Impl {
           if (o->path() == dir + "/" + listed.file && o->header().header_checksum == listed.header_checksum) seg = o;
         }
       }
-      if (!seg) seg = Segment::open(dir + "/" + listed.file, listed, {params_hash, params.num_perm, lsh.bands, lsh.rows}, s->documents);
+      if (!seg) seg = Segment::open(dir + "/" + listed.file, listed, {params_hash, params.num_perm, lsh.bands, lsh.rows},
+                                     m.first_document + s->documents);
       s->segments.push_back(seg);
       s->documents += listed.documents;
     }
@@ -161,9 +162,10 @@ struct Index::Impl {
   static std::string id_of(const Snapshot& s, uint64_t doc) {
     auto it = std::upper_bound(s.segments.begin(), s.segments.end(), doc,
                                [](uint64_t d, const std::shared_ptr<const Segment>& seg) { return d < seg->first_doc(); });
-    if (it == s.segments.begin() || doc >= s.documents) {
+    const uint64_t first = s.manifest.first_document;
+    if (it == s.segments.begin() || doc < first || doc - first >= s.documents) {
       throw usage_error("no indexed document " + std::to_string(doc) + " (the index holds " +
-                        std::to_string(s.documents) + ")");
+                        std::to_string(s.documents) + ", numbered from " + std::to_string(first) + ")");
     }
     const Segment& seg = **(it - 1);
     return std::string(seg.id(doc - seg.first_doc()));
@@ -218,7 +220,7 @@ struct Index::Impl {
     auto old = snapshot();
     Manifest m = old->manifest;
     detail::SegmentRows rows{sigs.data(), sizes.data(), &ids, ids.size()};
-    const auto base = segment_base(old->documents);
+    const auto base = segment_base(m.first_document + old->documents);
     m.segments.push_back(write_segment_file(m, ids.size(), [&](const std::string& path) {
       return detail::write_segment(path, base, rows, threads);
     }));
@@ -335,6 +337,7 @@ Index Index::create(const std::string& dir, const Config& config) {
                                                              config.lsh.false_positive_weight,
                                                              config.lsh.false_negative_weight);
   m.params = detail::IndexParams::from_config(config, lsh);
+  m.first_document = config.first_document_number;
   if (m.params.stop_words_hash != 0) {
     std::string words;
     for (const auto& w : config.shingle.stop_words) words += w + "\n";

@@ -154,6 +154,7 @@ std::string encode_manifest(const Manifest& m) {
   s << magic_line << " " << index_format_version << "\n" << encode_params(m.params)
     << "generation " << m.generation << "\n"
     << "next_segment " << m.next_segment << "\n";
+  if (m.first_document != 0) s << "first_document " << m.first_document << "\n";
   for (const auto& seg : m.segments) {
     s << "segment " << seg.file << " " << seg.documents << " " << seg.bytes << " " << hex64(seg.header_checksum)
       << "\n";
@@ -229,6 +230,9 @@ Manifest decode_manifest(const std::string& text, const std::string& path) {
   p.similarity = need("similarity") == "containment" ? Similarity::containment : Similarity::jaccard;
   m.generation = parse_u64(need("generation"), path, "generation");
   m.next_segment = parse_u64(need("next_segment"), path, "next_segment");
+  if (auto it = kv.find("first_document"); it != kv.end()) {
+    m.first_document = parse_u64(it->second, path, "first_document");
+  }
   if (encode_manifest(m) != text) corrupt(path, "unexpected content");
   check_params(p, path);
   check_segments(m, path);

@@ -41,6 +41,9 @@ struct Manifest {
   IndexParams params;
   uint64_t generation = 0;
   uint64_t next_segment = 1;
+  /// The number of the index's first document (Config::first_document_number when it was
+  /// created); written only when not 0, so indexes numbered from 0 keep their manifest.
+  uint64_t first_document = 0;
   std::vector<ManifestSegment> segments;
   uint64_t documents() const;
 };

@@ -4,8 +4,8 @@
 
 namespace gpudedup::io {
 
-ParquetRecords::ParquetRecords(const std::string& path, const ParquetColumns& columns)
-    : path_(path), columns_(columns), table_(ParquetTable::open(path, columns)) {}
+ParquetRecords::ParquetRecords(const std::string& path, const ParquetColumns& columns, uint64_t first_record_number)
+    : path_(path), columns_(columns), table_(ParquetTable::open(path, columns)), first_record_number_(first_record_number) {}
 
 namespace {
 
@@ -54,7 +54,7 @@ bool ParquetRecords::fill(InputBatch& batch, size_t max_docs, size_t max_bytes, 
       batch.docs.bytes.append(rows_.texts.bytes, size_t(off[pos_]), size_t(off[end] - off[pos_]));
       for (size_t i = pos_; i < end; ++i) {
         batch.docs.offsets.push_back(off[i + 1] + base);
-        batch.ids.emplace_back(has_ids ? std::string(rows_.ids.text(i)) : std::to_string(records));
+        batch.ids.emplace_back(has_ids ? std::string(rows_.ids.text(i)) : std::to_string(first_record_number_ + records));
         batch.records.push_back(records++);
         batch.meta.end_set();
       }

@@ -18,7 +18,9 @@ class ParquetRecords {
   /// the number of records it stands for (a lost row group: all of its rows at once).
   using Skip = std::function<void(const std::string& message, uint64_t records)>;
 
-  ParquetRecords(const std::string& path, const ParquetColumns& columns);
+  /// Without an id column a row's id is its record number plus `first_record_number`
+  /// (InputOptions::first_record_number).
+  ParquetRecords(const std::string& path, const ParquetColumns& columns, uint64_t first_record_number = 0);
   /// Adds rows to `batch` while it has fewer than max_docs documents and fewer than
   /// max_bytes of text (0: no limit), numbering them from `records` (advanced for
   /// skipped rows too). @return false when the file has no rows left.
@@ -34,6 +36,7 @@ class ParquetRecords {
   ParquetRows rows_;
   ParquetDamage damage_;
   size_t pos_ = 0;  // next row of rows_
+  uint64_t first_record_number_ = 0;
 };
 
 }  // namespace gpudedup::io

@@ -94,7 +94,8 @@ struct RecordReader::Impl {
       close_input();
       return;
     }
-    if (!parquet) parquet = std::make_unique<io::ParquetRecords>(in.path, io::ParquetColumns{options.text_field, options.id_field});
+    if (!parquet) parquet = std::make_unique<io::ParquetRecords>(in.path, io::ParquetColumns{options.text_field, options.id_field},
+                                                                      options.first_record_number);
     const uint64_t before = batch.size();
     const uint64_t records_before = stats.records;
     const bool more = parquet->fill(batch, max_docs, max_bytes, stats.records, [&](const std::string& m, uint64_t n) {
@@ -134,13 +135,15 @@ struct RecordReader::Impl {
     if (in.format == InputFormat::jsonl) {
       if (!jsonl.parse(r.bytes, fields, problem)) return bad_record(r);
       batch.docs.add(fields.text);
-      batch.ids.emplace_back(options.id_field.empty() ? std::to_string(number) : std::string(fields.id));
+      batch.ids.emplace_back(options.id_field.empty() ? std::to_string(options.first_record_number + number)
+                                                        : std::string(fields.id));
       if (fields.meta) {
         for (size_t i = 0; i < fields.meta->size(); ++i) batch.meta.add_element((*fields.meta)[i]);
       }
     } else {
       batch.docs.add(r.bytes);
-      batch.ids.emplace_back(in.format == InputFormat::directory ? std::string(r.id) : std::to_string(number));
+      batch.ids.emplace_back(in.format == InputFormat::directory ? std::string(r.id)
+                                                              : std::to_string(options.first_record_number + number));
     }
     batch.meta.end_set();  // missing field, null, or not JSONL: an empty set
     batch.records.push_back(number);

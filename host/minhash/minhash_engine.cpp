@@ -8,6 +8,7 @@
 #include "host/core/format.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/device/resolve_backend.hpp"
+#include "host/core/run_numbering.hpp"
 #include "host/core/union_find.hpp"
 #include "host/minhash/bucket_completion.hpp"
 #include "host/minhash/compute_backend.hpp"
@@ -133,9 +134,7 @@ ShingleSets MinHashEngine::shingle_sets(const DocumentBatch& batch) const {
 uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   auto& s = *impl_;
   const uint64_t first = size();
-  if (first + batch.size() >= UINT32_MAX) {
-    throw data_error("more than 4294967294 documents in one run: split the input into several runs");
-  }
+  detail::check_run_size(first, batch.size());
   const auto t0 = stage_clock::now();
   const uint32_t P = s.signatures.num_perm;
   s.signatures.values.resize((first + batch.size()) * P);
@@ -143,7 +142,7 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   s.compute->sketch(batch, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
                     s.keep_sets ? &s.sets : nullptr);
   s.seconds.sketch += seconds_since(t0);
-  return first;
+  return s.spec.config.first_document_number + first;
 }
 
 uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector<uint32_t>& set_sizes) {
@@ -157,12 +156,10 @@ uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector
              "`minhash.num_perm`: signatures of " + std::to_string(sigs.num_perm) + " values, the engine's have " +
                  std::to_string(s.signatures.num_perm) + " (and one set size per signature)");
   const uint64_t first = size();
-  if (first + sigs.size() >= UINT32_MAX) {
-    throw data_error("more than 4294967294 documents in one run: split the input into several runs");
-  }
+  detail::check_run_size(first, sigs.size());
   s.signatures.values.append(sigs.values.data(), sigs.values.size());
   s.set_sizes.insert(s.set_sizes.end(), set_sizes.begin(), set_sizes.end());
-  return first;
+  return c.first_document_number + first;
 }
 
 std::vector<std::pair<uint32_t, uint32_t>> MinHashEngine::candidate_pairs() const {
@@ -186,6 +183,7 @@ DedupResult MinHashEngine::finish() {
   detail::label_clusters(uf, r.documents, r);
   s.seconds.cluster += seconds_since(t0);
   r.seconds = s.seconds;
+  detail::number_documents(r, s.spec.config.first_document_number);
   return r;
 }
 

@@ -12,6 +12,7 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/minhash.hpp"
 #include "host/core/format.hpp"
+#include "host/core/run_numbering.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
@@ -103,8 +104,11 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   auto compute = backend == Backend::cuda ? detail::make_cuda_backend(spec) : detail::make_cpu_backend(spec);
   RankInput in = read_share(job, share, *compute);
   const uint64_t count = in.record_of.size();
-  in.corpus.first = ex.exclusive_sum(count);
-  const uint64_t record_offset = ex.exclusive_sum(in.stats.records);
+  detail::check_run_size(0, count);  // a rank's share is one run (document_number.hpp)
+  // Global numbers from the job's first (Config::first_document_number), as in one process.
+  const uint64_t base = job.config.first_document_number;
+  in.corpus.first = base + ex.exclusive_sum(count);
+  const uint64_t record_offset = base + ex.exclusive_sum(in.stats.records);
   const std::vector<uint64_t> firsts = ex.all_gather(in.corpus.first);
   const uint64_t documents = ex.sum(count), records = ex.sum(in.stats.records);
   if (documents == 0) {

@@ -93,7 +93,9 @@ DedupSummary run_dedup_from_sketches(const DedupJob& job, const ProgressCallback
   Origins from;
   std::vector<uint64_t> text_bytes;
   const bool lengths = compares_lengths(job.config.keep);
-  uint64_t record_offset = 0;  // records of the shards before this one
+  // Records of the shards before this one, after those before the run (a run numbered
+  // from Config::first_document_number).
+  uint64_t record_offset = job.config.first_document_number;
   // Signatures go to the engine a chunk at a time: the files are never held whole.
   constexpr size_t chunk_documents = 65536;
   Signatures chunk;

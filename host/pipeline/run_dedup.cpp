@@ -118,6 +118,7 @@ struct ReadState {
 /// records (in every pass, so that a record with a bad field is skipped in each).
 InputOptions input_options(const DedupJob& job, const MethodNeeds& needs) {
   InputOptions in = job.input;
+  in.first_record_number = job.config.first_document_number;  // ids of records without one
   if (!needs.meta_field.empty()) {
     GD_EXPECTS(in.meta_field.empty() || in.meta_field == needs.meta_field,
                "`input.meta_field`: InputOptions::meta_field and the method's metadata field differ");

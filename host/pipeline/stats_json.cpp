@@ -15,6 +15,7 @@ std::string stats_json(const DedupJob& job, const DedupSummary& s) {
   o << "{\n"
     << "  \"records\": " << s.input.records << ",\n"
     << "  \"documents\": " << s.input.documents << ",\n"
+    << "  \"first_document_number\": " << c.first_document_number << ",\n"
     << "  \"kept\": " << s.kept << ",\n"
     << "  \"removed\": " << r.removed << ",\n"
     << "  \"skipped\": " << s.input.skipped << ",\n"

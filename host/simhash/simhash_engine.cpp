@@ -11,6 +11,7 @@
 #include "host/core/json_text.hpp"
 #include "host/simhash/pair_verify.hpp"
 #include "host/simhash/simhash_detail.hpp"
+#include "host/core/run_numbering.hpp"
 #include "host/core/union_find.hpp"
 
 namespace gpudedup {
@@ -154,7 +155,7 @@ uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataSets* meta
 uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataBatch& meta) {
   auto& s = *impl_;
   const uint64_t first = size();
-  GD_EXPECTS(first + batch.size() < UINT32_MAX, "more than 4294967294 documents in one engine");
+  detail::check_run_size(first, batch.size());
   if (s.sh.use_meta) {
     GD_EXPECTS(meta.size() == batch.size(), "`simhash.meta_field`: " + std::to_string(meta.size()) +
                                                 " metadata sets for " + std::to_string(batch.size()) + " documents");
@@ -169,7 +170,7 @@ uint64_t SimHashEngine::add(const DocumentBatch& batch, const MetadataBatch& met
   }
   if (s.verifier) s.verifier->add(batch);
   s.seconds.sketch += seconds_since(t0);
-  return first;
+  return s.config.first_document_number + first;
 }
 
 const SimHashPairInfo& SimHashEngine::pair_info() const { return impl_->pair_info; }
@@ -257,6 +258,7 @@ DedupResult SimHashEngine::finish() {
   detail::label_clusters(uf, r.documents, r);
   s.seconds.cluster += seconds_since(t0);
   r.seconds = s.seconds;
+  detail::number_documents(r, s.config.first_document_number);
   return r;
 }
 

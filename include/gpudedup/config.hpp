@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gpudedup/document_number.hpp"
+
 namespace gpudedup {
 
 enum class Backend { automatic, cpu, cuda };
@@ -180,6 +182,11 @@ struct Config {
   KeepPolicy keep = KeepPolicy::first;
   int threads = 0;  ///< CPU threads; 0 = all cores
   int device = 0;   ///< CUDA device ordinal
+  /// The number of the run's first document (document_number.hpp): a run that is one part
+  /// of a larger numbering (an MPI rank, a shard of the staged route) starts there, and so
+  /// do the ids run_dedup() gives records without one. Every number a method reports is
+  /// this plus the document's place in the run; at most 2^64 - 2^32.
+  doc_number first_document_number = 0;
 
   /// Checks the shared values, then the method's own (its row of the method table).
   /// @throws usage_error naming the option when a value is out of range or the method

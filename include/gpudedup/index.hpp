@@ -68,7 +68,8 @@ class Index {
  public:
   /// Creates an empty index in `dir` (created if missing; must not hold an index or
   /// other files) with the config's shingles, MinHash, LSH and similarity settings, and
-  /// opens it for writing. @throws usage_error for a bad config, data_error for I/O.
+  /// opens it for writing. Its documents are numbered from Config::first_document_number
+  /// (64-bit; 0 unless the index is one part of a larger numbering). @throws usage_error for a bad config, data_error for I/O.
   static Index create(const std::string& dir, const Config& config);
 
   /// Opens an existing index. @throws data_error for a missing or foreign directory, a
@@ -94,7 +95,7 @@ class Index {
   std::vector<IndexAnswer> query_insert(const DocumentBatch& batch, const std::vector<std::string>& ids);
 
   /// Merges all segments into one (documents keep their numbers); an index of more than
-  /// 2^32 - 2 documents is merged into as few segments as 32-bit document numbers allow.
+  /// 2^32 - 2 documents is merged into as few segments as their 32-bit local indices allow.
   void compact();
 
   /// Readers: picks up what a writer published since. @return true when it changed

@@ -39,7 +39,11 @@ struct InputOptions {
   /// and `id_field` name columns.
   InputFormat format = InputFormat::automatic;
   std::string text_field = "text";
-  std::string id_field;        ///< empty: the id is the 0-based record number
+  std::string id_field;        ///< empty: the id is the record number (from first_record_number)
+  /// The number of the first record, for ids of records without one: 0 for a whole corpus,
+  /// the records before it when this input is one part of a larger numbering (run_dedup()
+  /// sets it from Config::first_document_number). InputBatch::records stay 0-based.
+  uint64_t first_record_number = 0;
   /// JSONL only (a text or folder input is a usage_error): a JSON array field read as each
   /// document's metadata set into InputBatch::meta. Elements: strings (decoded) and
   /// numbers (as written in the line); true, false, null, arrays and objects inside the

@@ -61,11 +61,13 @@ class DedupMethod {
   virtual void prepass(const DocumentBatch& docs);
   /// Sketches a batch and adds it; `meta` holds one set per document when
   /// needs().meta_field is set and is ignored otherwise. The text is not kept.
-  /// @return the number of the batch's first document.
+  /// @return the number of the batch's first document (counted from
+  /// Config::first_document_number). @throws data_error when the run would hold more than
+  /// max_run_documents (document_number.hpp).
   virtual uint64_t add(const DocumentBatch& docs, const MetadataBatch& meta) = 0;
   /// add() without metadata.
   uint64_t add(const DocumentBatch& docs) { return add(docs, MetadataBatch{}); }
-  /// Documents added so far.
+  /// Documents added so far (a count, not a number).
   virtual uint64_t size() const = 0;
   /// Finds, verifies and clusters the pairs of everything added.
   virtual DedupResult finish() = 0;

@@ -76,7 +76,8 @@ class MinHashEngine final : public DedupMethod {
   const Signatures& signatures() const;
 
   /// Every distinct candidate pair (minhash: sharing a band bucket, within the bucket
-  /// bound), sorted. For inspection and tests; finish() does not need it.
+  /// bound), sorted, as places in the run (document number less
+  /// Config::first_document_number). For inspection and tests; finish() does not need it.
   std::vector<std::pair<uint32_t, uint32_t>> candidate_pairs() const;
 
   /// Verifies candidates and clusters the corpus added so far.

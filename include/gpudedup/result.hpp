@@ -5,14 +5,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpudedup/document_number.hpp"
 #include "gpudedup/lsh.hpp"
 
 namespace gpudedup {
 
 /// Two documents (numbers in the order they were added, a < b) and their similarity.
 struct ScoredPair {
-  uint32_t a = 0;
-  uint32_t b = 0;
+  doc_number a = 0;
+  doc_number b = 0;
   double similarity = 0;
   bool operator==(const ScoredPair& o) const { return a == o.a && b == o.b && similarity == o.similarity; }
 };
@@ -26,6 +27,10 @@ struct StageSeconds {
 
 struct DedupResult {
   uint64_t documents = 0;
+  /// The number of the run's first document (Config::first_document_number): the run's
+  /// documents are first_document .. first_document + documents - 1, and every number in
+  /// `pairs` and `representative` is one of them.
+  doc_number first_document = 0;
   uint64_t empty = 0;                 ///< documents without shingles, or with an empty sample (never duplicates)
   LshParams lsh;                      ///< bands/rows used (minhash; all zero for exact)
   uint64_t candidate_pairs = 0;       ///< candidate pairs looked at
@@ -38,7 +43,8 @@ struct DedupResult {
   /// For each document, its cluster's representative. A method gives the smallest
   /// document number; run_dedup() then applies Config::keep: the member kept (longest,
   /// shortest), or with keep none the smallest number still, removed with the rest.
-  std::vector<uint32_t> representative;
+  /// representative[i] belongs to document first_document + i.
+  std::vector<doc_number> representative;
   /// False after keep none: no member of a cluster of two or more is kept.
   bool representatives_kept = true;
   uint64_t clusters = 0;              ///< clusters with two or more members

@@ -43,7 +43,7 @@ __version__ = _core.__version__
 __all__ = ["dedup", "dedup_files", "sketch", "sketch_documents", "Sketches", "Engine", "DedupResult", "FilesResult",
            "Index", "IndexAnswers", "methods", "UsageError", "DataError", "FileError"]
 
-PAIR_DTYPE = np.dtype([("a", np.uint32), ("b", np.uint32), ("similarity", np.float64)])
+PAIR_DTYPE = np.dtype([("a", np.uint64), ("b", np.uint64), ("similarity", np.float64)])
 
 
 class DedupResult:
@@ -53,34 +53,38 @@ class DedupResult:
         the first of its near-duplicates in input order, the longest, the shortest; with
         keep="none" no member of a cluster of two or more), for each text without
         near-duplicates, and for every None element.
-    representative: uint32 array, the input position of each text's representative: the
-        kept member (keep="none": the cluster's first member); a None element is its own.
-    pairs: structured array (a, b, similarity) of the pairs that joined clusters (with
-        all_pairs=True: every verified pair), input positions, a < b.
+    representative: uint64 array, the number of each text's representative: the kept
+        member (keep="none": the cluster's first member); a None element is its own. A
+        text's number is its input position plus the option first_document_number (0
+        unless given: a run that is one part of a larger numbering).
+    pairs: structured array (a uint64, b uint64, similarity) of the pairs that joined
+        clusters (with all_pairs=True: every verified pair), numbers as above, a < b.
     distances: uint32 array parallel to pairs with SimHash's Hamming distances, else None.
-    clusters: list of uint32 arrays, the members of each cluster of two or more, in
-        order of their representative.
+    clusters: list of uint64 arrays, the numbers of the members of each cluster of two
+        or more, in order of their representative.
     stats: dict of counts (records, documents, skipped, empty, kept, removed, clusters,
         candidate_pairs, verified_pairs, bands, rows), method, keep, backend, seconds, and
         the method's own entries.
     """
 
-    __slots__ = ("keep", "representative", "pairs", "distances", "stats", "_clusters")
+    __slots__ = ("keep", "representative", "pairs", "distances", "stats", "_clusters", "_first")
 
     def __init__(self, raw: Dict[str, Any]):
         n = int(raw["inputs"])
         positions = raw["positions"]
         rep = raw["representative"]
         a, b = raw["a"], raw["b"]
-        if len(positions) != n:  # None elements: map document numbers to input positions
-            full = np.arange(n, dtype=np.uint32)
+        if len(positions) != n:  # None elements: map places among the documents to input positions
+            full = np.arange(n, dtype=np.uint64)
             full[positions] = positions[rep]
             rep = full
             a, b = positions[a], positions[b]
-        self.representative: np.ndarray = rep
         self.keep: np.ndarray = kept_mask(rep, raw["representatives_kept"])
+        first = np.uint64(raw["first"])
+        self._first = first
+        self.representative: np.ndarray = rep + first
         pairs = np.empty(len(a), dtype=PAIR_DTYPE)
-        pairs["a"], pairs["b"], pairs["similarity"] = a, b, raw["similarity"]
+        pairs["a"], pairs["b"], pairs["similarity"] = a + first, b + first, raw["similarity"]
         self.pairs: np.ndarray = pairs
         self.distances: Optional[np.ndarray] = raw["distance"]
         stats = dict(raw["stats"])
@@ -100,14 +104,14 @@ class DedupResult:
     def clusters(self) -> List[np.ndarray]:
         if self._clusters is None:
             rep = self.representative
-            members = np.flatnonzero(rep != np.arange(len(rep), dtype=np.uint32))
+            members = np.flatnonzero(rep != np.arange(len(rep), dtype=np.uint64) + self._first)
             heads = np.unique(rep[members])
             in_cluster = np.isin(rep, heads)
-            idx = np.flatnonzero(in_cluster).astype(np.uint32)
+            idx = np.flatnonzero(in_cluster).astype(np.uint64)
             order = np.argsort(rep[idx], kind="stable")
             idx = idx[order]
             cuts = np.flatnonzero(np.diff(rep[idx])) + 1
-            self._clusters = np.split(idx, cuts) if len(idx) else []
+            self._clusters = np.split(idx + self._first, cuts) if len(idx) else []
         return self._clusters
 
     def __repr__(self) -> str:

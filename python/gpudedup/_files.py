@@ -20,8 +20,9 @@ class FilesResult:
 
     stats: the program's stats file as a dict (records, documents, skipped, kept, removed,
         clusters, parameters, seconds per stage, ...).
-    representative: uint32 array by document number (the documents read, in input order,
-        skipped records not counted): each document's representative.
+    representative: uint64 array by document (the documents read, in input order, skipped
+        records not counted): the number of each document's representative (numbers start
+        at the option first_document_number, 0 unless given).
     keep: bool array by document number, True for the documents written to `output`
         (the kept member of each cluster by `keep`, and every document alone).
     reports: "file:line: what is wrong" for the first few skipped records.
@@ -32,7 +33,7 @@ class FilesResult:
     def __init__(self, raw: Dict[str, Any]):
         self.stats: Dict[str, Any] = json.loads(raw["stats"])
         self.representative: np.ndarray = raw["representative"]
-        self.keep: np.ndarray = kept_mask(self.representative, raw["representatives_kept"])
+        self.keep: np.ndarray = kept_mask(self.representative, raw["representatives_kept"], raw["first"])
         self.reports: List[str] = list(raw["reports"])
         self.description: List[str] = list(raw["description"])
 

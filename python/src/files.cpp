@@ -74,6 +74,7 @@ nb::dict dedup_files(const std::vector<std::string>& paths, const nb::dict& inpu
   out["reports"] = s.input.reports;
   out["description"] = s.description;
   out["representatives_kept"] = s.result.representatives_kept;
+  out["first"] = s.result.first_document;
   out["representative"] = numpy_of(std::move(s.result.representative), {size_t(s.result.documents)});
   return out;
 }

@@ -57,8 +57,7 @@ class Engine {
       throw usage_error("`meta` is read with `simhash.meta_field` only (method simhash)");
     }
     const uint64_t first = inputs_;
-    if (inputs_ + texts.inputs > UINT32_MAX) throw nb::value_error("at most 4294967295 texts in one engine");
-    for (const uint32_t p : texts.positions) positions_.push_back(uint32_t(first + p));
+    for (const uint32_t p : texts.positions) positions_.push_back(first + p);
     inputs_ += texts.inputs;
     if (compares_lengths_) {
       for (size_t i = 0; i < texts.docs.size(); ++i) text_bytes_.push_back(texts.docs.text(i).size());
@@ -94,9 +93,9 @@ class Engine {
     if (compares_lengths_ && !text_bytes)
       throw usage_error("`keep` " + std::string(to_string(config_.keep)) +
                         " compares text lengths: give text_bytes (sketch_documents gives them)");
-    if (inputs_ + rows > UINT32_MAX) throw nb::value_error("at most 4294967295 texts in one engine");
     const uint64_t first = inputs_;
-    std::vector<uint32_t> positions, sizes;
+    std::vector<uint64_t> positions;
+    std::vector<uint32_t> sizes;
     std::vector<uint64_t> lengths;
     {
       nb::gil_scoped_release unlocked;
@@ -108,7 +107,7 @@ class Engine {
         if (missing && missing->data()[r]) continue;
         std::memcpy(sigs.values.data() + added * p, signatures.data() + r * p, p * sizeof(uint32_t));
         ++added;
-        positions.push_back(uint32_t(first + r));
+        positions.push_back(first + r);
         sizes.push_back(set_sizes.data()[r]);
         if (compares_lengths_) lengths.push_back(text_bytes->data()[r]);
       }
@@ -135,14 +134,17 @@ class Engine {
       apply_keep_policy(r, config_.keep, text_bytes_);
     }
     nb::dict out;
+    // Places among the documents (number less the first), which the package maps to input
+    // positions and numbers from `first` again.
     const size_t n_pairs = r.pairs.size();
-    std::vector<uint32_t> a(n_pairs), b(n_pairs);
+    std::vector<uint64_t> a(n_pairs), b(n_pairs);
     std::vector<double> similarity(n_pairs);
     for (size_t i = 0; i < n_pairs; ++i) {
-      a[i] = r.pairs[i].a;
-      b[i] = r.pairs[i].b;
+      a[i] = r.pairs[i].a - r.first_document;
+      b[i] = r.pairs[i].b - r.first_document;
       similarity[i] = r.pairs[i].similarity;
     }
+    for (doc_number& rep : r.representative) rep -= r.first_document;
     nb::dict stats;
     stats["method"] = config_.method;
     stats["keep"] = to_string(config_.keep);
@@ -165,6 +167,7 @@ class Engine {
     out["method_stats"] = method_fields;
     out["stats"] = stats;
     out["inputs"] = inputs_;
+    out["first"] = r.first_document;
     out["representatives_kept"] = r.representatives_kept;
     const size_t n_distances = r.pair_distances.size();
     out["positions"] = numpy_of(std::move(positions_), {positions_.size()});
@@ -189,7 +192,7 @@ class Engine {
   bool compares_lengths_ = false;  ///< keep longest/shortest: text_bytes_ is filled
   std::vector<DocumentBatch> held_;
   std::vector<MetadataBatch> held_meta_;
-  std::vector<uint32_t> positions_;
+  std::vector<uint64_t> positions_;
   std::vector<uint64_t> text_bytes_;  ///< per document, for keep longest and shortest
   uint64_t inputs_ = 0;
 };

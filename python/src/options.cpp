@@ -43,6 +43,13 @@ Setter count(Field field) {
   };
 }
 
+/// A 64-bit unsigned value in full (a document number may pass 2^63); range checks are
+/// Config::validate()'s.
+template <class Field>
+Setter number(Field field) {
+  return [field](Config& c, nb::handle v, const std::string& param) { field(c) = as<unsigned long long>(v, param); };
+}
+
 template <class Field>
 Setter real(Field field) {
   return [field](Config& c, nb::handle v, const std::string& param) { field(c) = as<double>(v, param); };
@@ -75,6 +82,7 @@ const std::map<std::string, Keyword>& keywords() {
       {"method", {"method", [](Config& c, nb::handle v, const std::string& p) { c.method = as<std::string>(v, p); }}},
       {"threshold", {"threshold", real(GD_FIELD(threshold))}},
       {"seed", {"seed", count(GD_FIELD(seed))}},
+      {"first_document_number", {"first_document_number", number(GD_FIELD(first_document_number))}},
       {"backend", {"backend", named<Backend>(GD_FIELD(backend))}},
       {"threads", {"threads", count(GD_FIELD(threads))}},
       {"device", {"device", count(GD_FIELD(device))}},

@@ -44,7 +44,8 @@ T* capsule_pointer(nb::handle capsule, const char* name) {
 }
 
 void check_room(uint64_t inputs) {
-  // Document numbers are 32-bit in the library (ScoredPair, representatives).
+  // A run holds at most max_run_documents (gpudedup/document_number.hpp): its hot arrays
+  // index documents with 32 bits; the input positions of one Texts are 32-bit too.
   if (inputs > std::numeric_limits<uint32_t>::max())
     throw nb::value_error("at most 4294967295 texts in one engine");
 }

@@ -227,7 +227,7 @@ TEST(Bloom, EngineClustersNearDuplicatesAndLshAgreesOnThem) {
     const DedupResult r = e.finish();
     EXPECT_EQ(r.documents, 6u);
     EXPECT_EQ(r.empty, 1u);
-    EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 1, 0, 3, 0, 5})) << to_string(m);
+    EXPECT_EQ(r.representative, (std::vector<doc_number>{0, 1, 0, 3, 0, 5})) << to_string(m);
     EXPECT_EQ(r.removed, 2u);
     EXPECT_EQ(r.clusters, 1u);
     c.bloom.all_pairs_limit = 0;  // bit-sampling LSH; exact copies always share buckets

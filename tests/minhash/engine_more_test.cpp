@@ -136,7 +136,7 @@ TEST(EngineMore, ContainmentFindsEmbeddedDocuments) {
   e->add(b);
   const auto r = e->finish();
   ASSERT_EQ(r.pairs.size(), 1u);
-  EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 0, 2}));
+  EXPECT_EQ(r.representative, (std::vector<doc_number>{0, 0, 2}));
 }
 
 TEST(EngineMore, AllPairsReportsEveryVerifiedPairOnce) {
@@ -213,7 +213,7 @@ TEST(EngineMore, EmptyAndHugeDocuments) {
     const auto r = e->finish();
     EXPECT_EQ(r.documents, 6u);
     EXPECT_EQ(r.empty, 3u);
-    EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 1, 2, 1, 4, 5})) << m;
+    EXPECT_EQ(r.representative, (std::vector<doc_number>{0, 1, 2, 1, 4, 5})) << m;
     EXPECT_EQ(r.clusters, 1u);
   }
 }

@@ -24,7 +24,7 @@ TEST(MinHashEngine, FindsPlantedNearDuplicatesAndKeepsFirstMember) {
   const auto r = e.finish();
   EXPECT_EQ(r.documents, 4u);
   EXPECT_EQ(r.empty, 1u);
-  EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 1, 0, 3}));
+  EXPECT_EQ(r.representative, (std::vector<doc_number>{0, 1, 0, 3}));
   EXPECT_EQ(r.clusters, 1u);
   EXPECT_EQ(r.removed, 1u);
   ASSERT_EQ(r.pairs.size(), 1u);
@@ -38,7 +38,7 @@ TEST(MinHashEngine, ExactMethodAgreesOnSmallCorpus) {
   const auto e = make_method(c);
   e->add(batch_of({"aaaa bbbb cccc dddd eeee", "xyz", "aaaa bbbb cccc dddd eeee"}));
   const auto r = e->finish();
-  EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 1, 0}));
+  EXPECT_EQ(r.representative, (std::vector<doc_number>{0, 1, 0}));
   ASSERT_EQ(r.pairs.size(), 1u);
   EXPECT_DOUBLE_EQ(r.pairs[0].similarity, 1.0);
 }

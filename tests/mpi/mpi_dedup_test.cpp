@@ -131,6 +131,22 @@ TEST(MpiDedup, PlantedCorpusEqualsSingleProcess) {
   }
 }
 
+/// `documents` random documents, a third of them near-copies of earlier ones, each in a
+/// random one of `shard_count` shards r0.jsonl, r1.jsonl, ... (ids: record numbers).
+std::vector<std::string> random_shards(const TempDir& dir, std::mt19937_64& rng, size_t shard_count, int documents) {
+  std::vector<std::vector<std::string>> docs;
+  std::vector<std::string> bodies(shard_count);
+  for (int d = 0; d < documents; ++d) {
+    std::vector<std::string> words = random_words(rng, 30 + rng() % 30);
+    if (!docs.empty() && rng() % 3 == 0) words = near_copy(rng, docs[rng() % docs.size()], rng() % 3);
+    docs.push_back(words);
+    bodies[rng() % bodies.size()] += json_line(join(words));
+  }
+  std::vector<std::string> shards;
+  for (size_t s = 0; s < bodies.size(); ++s) shards.push_back(dir.write("r" + std::to_string(s) + ".jsonl", bodies[s]));
+  return shards;
+}
+
 // Random: near-copies of earlier documents at random places in random shards, with
 // --verify none too (every candidate an edge).
 TEST(MpiDedup, RandomCorporaEqualSingleProcess) {
@@ -138,18 +154,23 @@ TEST(MpiDedup, RandomCorporaEqualSingleProcess) {
   for (uint64_t seed : {11, 12}) {
     TempDir dir;
     std::mt19937_64 rng(seed);
-    std::vector<std::vector<std::string>> docs;
-    std::vector<std::string> bodies(3 + rng() % 4);
-    for (int d = 0; d < 600; ++d) {
-      std::vector<std::string> words = random_words(rng, 30 + rng() % 30);
-      if (!docs.empty() && rng() % 3 == 0) words = near_copy(rng, docs[rng() % docs.size()], rng() % 3);
-      docs.push_back(words);
-      bodies[rng() % bodies.size()] += json_line(join(words));
-    }
-    std::vector<std::string> shards;
-    for (size_t s = 0; s < bodies.size(); ++s) shards.push_back(dir.write("r" + std::to_string(s) + ".jsonl", bodies[s]));
+    const auto shards = random_shards(dir, rng, 3 + rng() % 4, 600);
     expect_same_for_all_ranks(dir, shards, seed == 12 ? "--verify none --threshold 0.7" : "");
   }
+}
+
+// Numbered from 2^32 - 5 (--first-document-number): each rank numbers from there plus the
+// counts before it, so the record-number ids past 2^32 are the single process's.
+TEST(MpiDedup, NumbersFromAnOffsetEqualSingleProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::mt19937_64 rng(13);
+  const auto shards = random_shards(dir, rng, 3, 200);
+  expect_same_for_all_ranks(dir, shards, "--first-document-number 4294967291");
+  const std::string removed = test_support::read_file(dir.path("ranks3/removed.tsv"));
+  EXPECT_NE(removed.find("\t42949673"), std::string::npos) << removed;  // a representative past 2^32
+  EXPECT_NE(test_support::read_file(dir.path("ranks3/stats.json")).find("\"first_document_number\": 4294967291"),
+            std::string::npos);
 }
 
 // A bucket of more than 64 members: one process verifies a window (each member's 8

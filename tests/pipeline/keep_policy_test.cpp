@@ -91,10 +91,10 @@ TEST(KeepPolicy, LengthsPickTheMemberAndTiesGoToTheFirst) {
   const std::vector<uint64_t> bytes = {10, 7, 30, 30, 7, 99};
   DedupResult longest = labelled();
   detail::apply_keep_policy(longest, KeepPolicy::longest, bytes);
-  EXPECT_EQ(longest.representative, (std::vector<uint32_t>{2, 1, 2, 2, 1, 5}));
+  EXPECT_EQ(longest.representative, (std::vector<doc_number>{2, 1, 2, 2, 1, 5}));
   DedupResult shortest = labelled();
   detail::apply_keep_policy(shortest, KeepPolicy::shortest, bytes);
-  EXPECT_EQ(shortest.representative, (std::vector<uint32_t>{0, 1, 0, 0, 1, 5}));
+  EXPECT_EQ(shortest.representative, (std::vector<doc_number>{0, 1, 0, 0, 1, 5}));
   for (const DedupResult* r : {&longest, &shortest}) {
     EXPECT_EQ(r->removed, 3u);
     EXPECT_EQ(r->clusters, 2u);

@@ -117,7 +117,7 @@ TEST(MethodTable, BuiltInMethodsAreRows) {
     m->add(b);
     EXPECT_EQ(m->size(), 3u);
     const DedupResult r = m->finish();
-    EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 0, 2})) << name;
+    EXPECT_EQ(r.representative, (std::vector<doc_number>{0, 0, 2})) << name;
     EXPECT_FALSE(m->describe(r).empty());
   }
 }

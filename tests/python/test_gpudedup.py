@@ -157,7 +157,7 @@ def test_sketch_shape_dtype_and_repeatability(corpus):
 def test_result_shapes_and_stats(corpus):
     r = gpudedup.dedup(corpus, backend="cpu", all_pairs=True)
     n = len(corpus)
-    assert r.keep.dtype == bool and r.representative.dtype == np.uint32 and len(r) == n
+    assert r.keep.dtype == bool and r.representative.dtype == np.uint64 and len(r) == n
     assert r.pairs.dtype.names == ("a", "b", "similarity") and (r.pairs["a"] < r.pairs["b"]).all()
     assert (r.pairs["similarity"] >= 0.8).all()
     assert r.stats["kept"] == int(r.keep.sum()) and r.stats["removed"] == n - r.stats["kept"]

@@ -53,7 +53,7 @@ TEST(SimHashEngine, ClustersNearDuplicatesWithSmallestRepresentative) {
   const SimHashPairInfo& info = e.pair_info();
   EXPECT_EQ(r.documents, 6u);
   EXPECT_EQ(r.empty, 2u);
-  EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 1, 0, 3, 0, 5}));
+  EXPECT_EQ(r.representative, (std::vector<doc_number>{0, 1, 0, 3, 0, 5}));
   EXPECT_EQ(r.clusters, 1u);
   EXPECT_EQ(r.removed, 2u);
   ASSERT_EQ(r.pairs.size(), 2u);  // a spanning forest: (0, 2) and (0, 4)
@@ -77,7 +77,7 @@ TEST(SimHashEngine, AllPairsListsEveryPairWithinK) {
   const auto r = e.finish();
   const SimHashPairInfo& info = e.pair_info();
   ASSERT_EQ(r.pairs.size(), 3u);
-  EXPECT_EQ(std::make_pair(r.pairs[2].a, r.pairs[2].b), std::make_pair(2u, 4u));
+  EXPECT_EQ(std::make_pair(r.pairs[2].a, r.pairs[2].b), std::make_pair(doc_number(2), doc_number(4)));
   EXPECT_EQ(info.distance[1], 0u);  // (0, 4)
 }
 
@@ -117,7 +117,7 @@ TEST(SimHashEngine, MetaScoreCombinesHammingAndMetadataJaccard) {
   const auto r = e.finish();
   const SimHashPairInfo& info = e.pair_info();
   // (0, 4): d = 0, J ~ 2/3 -> ~0.83 passes; (0, 2): J = 0 -> at most 0.5 fails.
-  EXPECT_EQ(r.representative, (std::vector<uint32_t>{0, 1, 2, 3, 0, 5}));
+  EXPECT_EQ(r.representative, (std::vector<doc_number>{0, 1, 2, 3, 0, 5}));
   ASSERT_EQ(info.score.size(), 1u);
   EXPECT_GE(info.score[0], 0.75);
 }
