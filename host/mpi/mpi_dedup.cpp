@@ -95,13 +95,15 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   if (ex.rank() == 0) open_outputs();
 
   // Read and sketch this rank's share.
-  const std::vector<size_t> bounds = share_bounds(input_sizes(job.input.paths), ex.ranks());
-  std::vector<std::string> share(job.input.paths.begin() + long(bounds[ex.rank()]),
-                                 job.input.paths.begin() + long(bounds[ex.rank() + 1]));
+  const auto t_read = stage_clock::now();
+  const auto share = share_inputs(describe_inputs(job.input), ex.ranks());
+  std::vector<ReadPiece> pieces = rank_pieces(ex, job.input.paths, share);
+  const double seconds_share = seconds_since(t_read);  // counting the lines before a range: reading
   detail::SketchSpec spec = detail::make_sketch_spec(job.config);
   const Backend backend = detail::resolve_backend(job.config.backend);
   auto compute = backend == Backend::cuda ? detail::make_cuda_backend(spec) : detail::make_cpu_backend(spec);
-  RankInput in = read_share(job, share, *compute);
+  RankInput in = read_share(job, std::move(pieces), *compute);
+  in.seconds_read += seconds_share;
   const uint64_t count = in.record_of.size();
   in.corpus.first = ex.exclusive_sum(count);
   const uint64_t record_offset = ex.exclusive_sum(in.stats.records);
@@ -186,9 +188,9 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   s.description.push_back(detail::format("mpi: %d ranks, %u hooking rounds, %u pointer-jumping steps", ex.ranks(),
                                          rounds.hook_rounds, rounds.jump_rounds));
   const std::string line = detail::format(
-      "rank %d: %llu documents from %zu inputs; read %.2f s, sketch %.2f s, candidates %.2f s, cluster %.2f s, "
+      "rank %d: %llu documents from %zu inputs or parts; read %.2f s, sketch %.2f s, candidates %.2f s, cluster %.2f s, "
       "write %.2f s; ",
-      ex.rank(), (unsigned long long)count, in.paths.size(), in.seconds_read, in.seconds_sketch, seconds_candidates,
+      ex.rank(), (unsigned long long)count, in.pieces.size(), in.seconds_read, in.seconds_sketch, seconds_candidates,
       seconds_cluster, seconds_write) + exchanged(ex);
   o.report = ex.gather_to_root(line, "report");
   s.seconds_total = ex.max(seconds_since(t_start));

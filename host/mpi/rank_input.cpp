@@ -1,4 +1,4 @@
-// Reading and sketching a rank's share (rank_input.hpp). Each path has its own reader,
+// Reading and sketching a rank's share (rank_input.hpp). Each piece has its own reader,
 // so that the ids that are record numbers can be renumbered from the whole input's first
 // record once the ranks before have counted theirs.
 #include "host/mpi/rank_input.hpp"
@@ -7,6 +7,8 @@
 
 #include "host/core/stage_clock.hpp"
 #include "host/io/input_list.hpp"
+#include "host/io/line_range_source.hpp"
+#include "host/mpi/owner_fetch.hpp"
 
 namespace gpudedup::mpi {
 
@@ -20,17 +22,44 @@ std::string RankInput::id(size_t d, uint64_t record_offset) const {
   return std::to_string(record_offset + record_of[d]);
 }
 
-RankInput read_share(const DedupJob& job, std::vector<std::string> paths, detail::ComputeBackend& backend) {
+std::vector<ReadPiece> rank_pieces(Exchange& ex, const std::vector<std::string>& paths,
+                                   const std::vector<std::vector<SharePiece>>& share) {
+  // The inputs cut into ranges (the same list on every rank: the share is computed alike).
+  std::vector<size_t> split;
+  for (const auto& pieces : share) {
+    for (const auto& p : pieces) {
+      if (!p.lines.whole()) split.push_back(p.input);
+    }
+  }
+  sort_unique(split);
+  auto slot = [&](size_t input) { return size_t(std::lower_bound(split.begin(), split.end(), input) - split.begin()); };
+  std::vector<ReadPiece> mine;
+  std::vector<uint64_t> newlines(split.size(), 0);
+  for (const auto& p : share.at(size_t(ex.rank()))) {
+    mine.push_back({paths.at(p.input), p.lines});
+    if (!p.lines.whole()) newlines[slot(p.input)] = io::count_range_newlines(paths[p.input], p.lines);
+  }
+  if (split.empty()) return mine;
+  const std::vector<uint64_t> before = ex.exclusive_sums(newlines);
+  for (size_t k = 0; k < mine.size(); ++k) {
+    const SharePiece& p = share[size_t(ex.rank())][k];
+    if (!p.lines.whole()) mine[k].lines.first_line = 1 + before[slot(p.input)];
+  }
+  return mine;
+}
+
+RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail::ComputeBackend& backend) {
   RankInput in;
-  in.paths = std::move(paths);
+  in.pieces = std::move(pieces);
   const uint32_t P = job.config.minhash.num_perm;
   in.corpus.signatures.num_perm = P;
   InputBatch batch;
   uint64_t records_before = 0;
-  for (const std::string& path : in.paths) {
+  for (const ReadPiece& piece : in.pieces) {
     InputOptions options = job.input;
-    options.paths = {path};
-    // The reader numbers the records of this path from 0; ids that are record numbers
+    options.paths = {piece.path};
+    options.line_range = piece.lines;
+    // The reader numbers the records of this piece from 0; ids that are record numbers
     // (JSONL without an id field, text lines) are renumbered at output (id()).
     const InputFormat format = io::resolve_inputs(options).at(0).format;
     in.numbered_ids.push_back(format == InputFormat::text ||
