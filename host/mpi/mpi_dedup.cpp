@@ -15,6 +15,7 @@
 #include "host/core/stage_clock.hpp"
 #include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
+#include "host/io/shard_outputs.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/mpi/distributed_components.hpp"
 #include "host/mpi/input_share.hpp"
@@ -41,10 +42,6 @@ void refuse_unsupported(const DedupJob& job) {
   if (c.verify == VerifyMode::exact) {
     throw usage_error("`verify` exact does not run under MPI (it needs every shingle set on the rank that verifies): "
                       "use --verify estimate or none, or run without mpirun");
-  }
-  if (!job.outputs.output_dir.empty()) {
-    throw usage_error("`outputs.output_dir` is not written under MPI (each rank writes a part of one "
-                      "output): use --output FILE, or run without mpirun for an output per input file");
   }
   if (io::compression_for_name(job.outputs.output) != io::OutputCompression::none) {
     throw usage_error("`outputs.output` " + job.outputs.output + ": a compressed output (.zst, .gz) is not written "
@@ -92,7 +89,17 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // opened again to write, so that a rank failing meanwhile (ended by mpirun's signals)
   // leaves not even a temporary file behind.
   auto open_outputs = [&] { return std::make_unique<OutputSet>(output_paths(job.outputs), input_paths(job.input)); };
-  if (ex.rank() == 0) open_outputs();
+  GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),
+             "`outputs.output` and `outputs.output_dir` both take the kept records: give one of them");
+  if (ex.rank() == 0) {
+    const auto files = open_outputs();
+    // One output per input file: their names checked against each other and the inputs,
+    // as one process checks them (the ranks each see only their own).
+    if (!job.outputs.output_dir.empty()) {
+      const RecordReader all(job.input);
+      io::ShardOutputs(*files, all, job.outputs.output_dir);
+    }
+  }
 
   // Read and sketch this rank's share.
   const auto t_read = stage_clock::now();
@@ -143,9 +150,17 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // Outputs: kept records in rank order, the side files from rank 0.
   t0 = stage_clock::now();
   std::unique_ptr<OutputSet> files;
-  if (ex.rank() == 0) files = open_outputs();
-  AtomicOutputFile* output = files ? files->file("outputs.output") : nullptr;
-  write_kept_parts(ex, in, label, job.outputs.output, output ? &output->stream() : nullptr);
+  if (ex.rank() == 0) {
+    files = open_outputs();
+  } else if (!job.outputs.output_dir.empty()) {  // this rank's outputs of its inputs
+    files = std::make_unique<OutputSet>(std::vector<NamedPath>{}, input_paths(job.input));
+  }
+  if (!job.outputs.output_dir.empty()) {
+    write_kept_shards(ex, in, label, job.outputs.output_dir, *files);
+  } else {
+    AtomicOutputFile* output = files ? files->file("outputs.output") : nullptr;
+    write_kept_parts(ex, in, label, job.outputs.output, output ? &output->stream() : nullptr);
+  }
   if (!job.outputs.removed.empty() || !job.outputs.clusters.empty()) {
     const ClusteredDocs clustered = gather_clustered(ex, in, label, has_members, record_offset);
     if (files) {
@@ -193,12 +208,14 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
       ex.rank(), (unsigned long long)count, in.pieces.size(), in.seconds_read, in.seconds_sketch, seconds_candidates,
       seconds_cluster, seconds_write) + exchanged(ex);
   o.report = ex.gather_to_root(line, "report");
+  // Every rank has written all its outputs once this collective returns (a rank that
+  // failed never joins it, and ends the job): only then does any rank commit.
   s.seconds_total = ex.max(seconds_since(t_start));
   if (files) {
     if (auto* f = files->file("outputs.stats")) f->stream() << stats_json(job, s);
     files->commit();
   }
-  ex.barrier();  // no rank reports success before rank 0 has committed
+  ex.barrier();  // no rank reports success before every rank has committed
   return o;
 }
 

@@ -16,9 +16,9 @@ using detail::seconds_since;
 using detail::stage_clock;
 
 std::string RankInput::id(size_t d, uint64_t record_offset) const {
-  const size_t file = size_t(std::upper_bound(file_first_doc.begin(), file_first_doc.end(), d) -
-                             file_first_doc.begin()) - 1;
-  if (!numbered_ids[file]) return std::string(ids[d]);
+  const size_t file = size_t(std::upper_bound(numbered_from.begin(), numbered_from.end(), record_of[d]) -
+                             numbered_from.begin()) - 1;
+  if (!numbered[file]) return std::string(ids[d]);
   return std::to_string(record_offset + record_of[d]);
 }
 
@@ -60,10 +60,13 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail:
     options.paths = {piece.path};
     options.line_range = piece.lines;
     // The reader numbers the records of this piece from 0; ids that are record numbers
-    // (JSONL without an id field, text lines) are renumbered at output (id()).
-    const InputFormat format = io::resolve_inputs(options).at(0).format;
-    in.numbered_ids.push_back(format == InputFormat::text ||
-                              (format == InputFormat::jsonl && options.id_field.empty()));
+    // (JSONL or Parquet without an id field, text lines) are renumbered at output (id()).
+    // A folder's files each have their format: a file read as one document keeps its path.
+    std::vector<uint8_t> numbered;
+    for (const io::Input& file : io::resolve_inputs(options)) {
+      numbered.push_back(file.format == InputFormat::text ||
+                         (file.format != InputFormat::directory && options.id_field.empty()));
+    }
     in.file_first_doc.push_back(in.record_of.size());
     auto reader = std::make_unique<RecordReader>(options);
     for (;;) {
@@ -82,6 +85,11 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail:
       backend.sketch(batch.docs, in.corpus.signatures.values.data() + first * P, in.corpus.set_sizes.data() + first,
                      nullptr);
       in.seconds_sketch += seconds_since(t0);
+    }
+    const std::vector<InputFile> files = reader->files();
+    for (size_t f = 0; f < files.size() && f < numbered.size(); ++f) {
+      in.numbered_from.push_back(records_before + files[f].first_record);
+      in.numbered.push_back(numbered[f]);
     }
     const InputStats& st = reader->stats();
     in.file_records.push_back(st.records);

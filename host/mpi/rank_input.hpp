@@ -31,7 +31,10 @@ struct RankInput {
   std::vector<std::unique_ptr<RecordReader>> readers; ///< one per piece, for write_kept
   std::vector<uint64_t> file_records;                 ///< records read from each piece
   std::vector<uint64_t> file_first_doc;               ///< the first document of each piece (local)
-  std::vector<uint8_t> numbered_ids;                  ///< per piece: ids are record numbers
+  /// Per file the pieces expand to (a folder's files each): its first record's number in
+  /// the share, and whether its ids are record numbers.
+  std::vector<uint64_t> numbered_from;
+  std::vector<uint8_t> numbered;
   std::vector<uint64_t> record_of;                    ///< per document: record number within the share
   detail::IdTable ids;                                ///< per document: its id as read
   InputStats stats;                                   ///< summed over the paths

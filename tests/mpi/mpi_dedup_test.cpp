@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -329,8 +330,38 @@ TEST(MpiDedup, OneLargeFileSplitIntoLineRangesEqualsSingleProcess) {
   }
 }
 
+/// Every file under `root`, by its path there, with its bytes.
+std::map<std::string, std::string> tree(const std::string& root) {
+  std::map<std::string, std::string> files;
+  if (!std::filesystem::exists(root)) return files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.is_regular_file()) {
+      files[std::filesystem::relative(e.path(), root).generic_string()] = test_support::read_file(e.path().string());
+    }
+  }
+  return files;
+}
+
+/// dedup with --output-dir OUT/kept (and --removed, --clusters), over mpirun with `ranks`
+/// ranks, or directly when 0. Returns the exit code; `err` gets stderr.
+int dedup_to_dir(const std::vector<std::string>& inputs, const std::string& out, int ranks, const std::string& extra,
+                 std::string* err) {
+  std::filesystem::create_directories(out);
+  std::string command = test_support::program_path() + " dedup --quiet --output-dir " + out + "/kept --removed " +
+                        out + "/removed.tsv --clusters " + out + "/clusters.jsonl " + extra;
+  for (const auto& in : inputs) command += " " + in;
+  if (ranks > 0) {
+    command = std::string(GPUDEDUP_MPIEXEC) + " --oversubscribe --allow-run-as-root -np " + std::to_string(ranks) +
+              " " + command;
+  }
+  const int code = test_support::run_shell(command + " 2>" + out + "/stderr.log");
+  *err = test_support::read_file(out + "/stderr.log");
+  return code;
+}
+
 // A bad record under --strict in the last shard (read by the last rank): the job ends
-// with that rank's number and the file:line, a non-zero exit, and no output at all.
+// with that rank's number and the file:line, a non-zero exit, and no output at all
+// (with --output-dir: not a file of any rank, nor a part).
 TEST(MpiDedup, FailingRankEndsTheJobWithNoOutput) {
   SKIP_WITHOUT_MPI();
   TempDir dir;
@@ -351,6 +382,10 @@ TEST(MpiDedup, FailingRankEndsTheJobWithNoOutput) {
   for (const auto& entry : std::filesystem::directory_iterator(out)) {
     EXPECT_EQ(entry.path().filename(), "stderr.log") << "left behind: " << entry.path();
   }
+  EXPECT_NE(dedup_to_dir(shards, dir.path("dir"), 3, "--strict", &err), 0);
+  EXPECT_NE(err.find("rank 2 of 3"), std::string::npos) << err;
+  const auto left = tree(dir.path("dir"));
+  EXPECT_EQ(left.size(), 1u) << "left behind: " << (left.empty() ? "" : left.rbegin()->first);
 }
 
 // The same in the last range of one large file: the message gives the file's line number,
@@ -386,23 +421,63 @@ TEST(MpiDedup, RefusesOtherMethodsAndPairs) {
   EXPECT_NE(err.find("--pairs is not written under MPI"), std::string::npos) << err;
 }
 
-// One output per input file, or a compressed output, would need the ranks' parts joined
-// per file or per compressed frame: refused before any work, naming the option.
-TEST(MpiDedup, RefusesOutputDirAndCompressedOutput) {
+// A compressed output would need the ranks' parts joined as compressed frames: refused
+// before any work, naming the option.
+TEST(MpiDedup, RefusesCompressedOutput) {
   SKIP_WITHOUT_MPI();
   TempDir dir;
   const std::string shard = dir.write("a.jsonl", json_line("one two three") + json_line("one two three"));
   const std::string mpi = std::string(GPUDEDUP_MPIEXEC) + " --oversubscribe --allow-run-as-root -np 2 " +
                           test_support::program_path() + " dedup --quiet " + shard;
   const std::string log = dir.path("stderr.log");
-  EXPECT_NE(test_support::run_shell(mpi + " --output-dir " + dir.path("out") + " 2>" + log), 0);
-  std::string err = test_support::read_file(log);
-  EXPECT_NE(err.find("--output-dir is not written under MPI"), std::string::npos) << err;
-  EXPECT_FALSE(std::filesystem::exists(dir.path("out")));
   EXPECT_NE(test_support::run_shell(mpi + " -o " + dir.path("kept.jsonl.zst") + " 2>" + log), 0);
-  err = test_support::read_file(log);
+  const std::string err = test_support::read_file(log);
   EXPECT_NE(err.find("a compressed output (.zst, .gz) is not written under MPI"), std::string::npos) << err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("kept.jsonl.zst")));
+}
+
+// --output-dir under MPI: each rank writes the outputs of the inputs it read (a folder's
+// files, a gzip file compressed again by its name), rank 0 joins the ranges of a split
+// file; the outputs are those of one process for 1-4 ranks.
+TEST(MpiDedup, OutputDirEqualsSingleProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::mt19937_64 rng(9);
+  const auto spanning = random_words(rng, 60);
+  auto body = [&](int docs) {
+    std::string text;
+    for (int d = 0; d < docs; ++d) {
+      text += json_line(d % 4 == 1 ? join(near_copy(rng, spanning, 1)) : join(random_words(rng, 40)));
+    }
+    return text;
+  };
+  dir.write("in/folder/a.jsonl", body(20));
+  dir.write("in/folder/sub/b.jsonl", body(15));
+  dir.write("in/folder/c.txt", join(near_copy(rng, spanning, 0)));  // one document
+  dir.write("in/small.jsonl", body(12));
+  dir.write("in/packed.jsonl", body(25));
+  ASSERT_EQ(test_support::run_shell("gzip -n " + dir.path("in/packed.jsonl")), 0);
+  dir.write("in/big.jsonl", body(150));
+  const std::vector<std::string> inputs = {dir.path("in/folder"), dir.path("in/small.jsonl"),
+                                           dir.path("in/packed.jsonl.gz"), dir.path("in/big.jsonl")};
+  std::string err;
+  ASSERT_EQ(dedup_to_dir(inputs, dir.path("single"), 0, "", &err), 0) << err;
+  const auto single = tree(dir.path("single"));
+  ASSERT_EQ(single.count("kept/big.jsonl"), 1u);
+  ASSERT_EQ(single.count("kept/packed.jsonl.gz"), 1u);
+  ASSERT_EQ(single.count("kept/sub/b.jsonl"), 1u);
+  ASSERT_NE(single.at("removed.tsv"), "");
+  for (int n = 1; n <= 4; ++n) {
+    const std::string out = dir.path("ranks" + std::to_string(n));
+    ASSERT_EQ(dedup_to_dir(inputs, out, n, "", &err), 0) << err;
+    auto got = tree(out);
+    got["stderr.log"] = single.at("stderr.log");
+    for (const auto& [name, bytes] : single) {
+      EXPECT_EQ(got.count(name), 1u) << name << " missing with " << n << " ranks";
+      EXPECT_TRUE(got[name] == bytes) << name << " differs with " << n << " ranks";
+    }
+    EXPECT_EQ(got.size(), single.size()) << n << " ranks";
+  }
 }
 
 }  // namespace
