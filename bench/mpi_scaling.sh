@@ -5,11 +5,16 @@
 # first 16 hex digits of each output's sha256), seconds per stage and bytes sent per rank
 # (the run's stderr), wall time and peak RSS (/usr/bin/time). Figures: docs/scaling.md,
 # docs/benchmarks.md.
-# Usage: bench/mpi_scaling.sh BUILD_DIR WORK_DIR [DOCUMENTS]   (default 1000000)
+# Usage: bench/mpi_scaling.sh BUILD_DIR WORK_DIR [DOCUMENTS [MAX_CLUSTER]]
+#   DOCUMENTS default 1000000; MAX_CLUSTER (gen --max-cluster-size) default 64: a bucket of
+#   more than 64 members makes the ranks verify all its pairs (docs/scaling.md), which the
+#   generator's default largest cluster (5000) turns into hundreds of millions of pairs.
+#   env LAYOUTS: "shards file" (default), or one of them.
 set -euo pipefail
-build=$(realpath "$1"); work=$2; documents=${3:-1000000}
+build=$(realpath "$1"); work=$2; documents=${3:-1000000}; max_cluster=${4:-64}
 mkdir -p "$work" && cd "$work"
-[ -f corpus.jsonl ] || "$build/gpudedup" gen --documents "$documents" --seed 7 --output corpus.jsonl --truth truth.jsonl
+[ -f corpus.jsonl ] || "$build/gpudedup" gen --documents "$documents" --seed 7 --max-cluster-size "$max_cluster" \
+  --output corpus.jsonl --truth truth.jsonl
 [ -f shard00.jsonl ] || split -n l/8 -d --additional-suffix=.jsonl corpus.jsonl shard
 shards=(shard0*.jsonl)
 cores=$(nproc)
@@ -26,7 +31,7 @@ run() {  # name, layout (shards or file), then the launcher words (none for one 
   echo
 }
 run single shards
-for layout in shards file; do
+for layout in ${LAYOUTS:-shards file}; do
   for n in 1 2 4; do
     threads=$((cores / n)); ((threads >= 1)) || threads=1
     out="r$n-$layout"
