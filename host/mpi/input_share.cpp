@@ -53,9 +53,11 @@ std::vector<std::vector<SharePiece>> share_inputs(const std::vector<ShareInput>&
   return share;
 }
 
-std::vector<ShareInput> describe_inputs(const InputOptions& input) {
+std::vector<ShareInput> describe_inputs(const InputOptions& input, int ranks) {
   namespace fs = std::filesystem;
   std::vector<ShareInput> out;
+  std::vector<uint8_t> regular;
+  uint64_t total = 0;
   for (const auto& p : input.paths) {
     if (p == "-") {
       throw usage_error("`input.paths`: - (standard input) cannot be shared between MPI ranks: give files");
@@ -70,22 +72,27 @@ std::vector<ShareInput> describe_inputs(const InputOptions& input) {
         std::error_code fe;
         if (it->is_regular_file(fe)) in.bytes += it->file_size(fe);
       }
-      out.push_back(in);
-      continue;
-    }
-    // A regular file whose content is plain lines can be entered in the middle; one whose
-    // name asks for a compressed output (kept.jsonl.zst) is not split, so that the ranks
-    // never join compressed parts of one output file.
+    } else if (fs::is_regular_file(st)) {
+      in.bytes = fs::file_size(p, ec);
+      if (ec) in.bytes = 0;
+    }  // a pipe: size unknown, still a share
+    regular.push_back(fs::is_regular_file(st));
+    total += in.bytes;
+    out.push_back(in);
+  }
+  // Only a file larger than a slice is split: only those are opened here (a run over
+  // 100,000 shards opens none). A regular file whose content is plain lines can be
+  // entered in the middle; one whose name asks for a compressed output (kept.jsonl.zst)
+  // is not split, so that the ranks never join compressed parts of one output file.
+  for (size_t i = 0; i < out.size(); ++i) {
+    const std::string& p = input.paths[i];
+    if (!regular[i] || out[i].bytes * uint64_t(ranks) <= total) continue;
     InputOptions one = input;
     one.paths = {p};
-    const std::vector<io::Input> resolved = io::resolve_inputs(one);
-    const io::Input& r = resolved.at(0);
-    in.bytes = fs::is_regular_file(st) ? fs::file_size(p, ec) : 0;  // a pipe: size unknown, still a share
-    if (ec) in.bytes = 0;
-    in.splittable = !r.spool && r.plain_bytes > 0 && !r.in_folder &&
-                    (r.format == InputFormat::jsonl || r.format == InputFormat::text) &&
-                    io::compression_for_name(p) == io::OutputCompression::none;
-    out.push_back(in);
+    const io::Input r = std::move(io::resolve_inputs(one).at(0));
+    out[i].splittable = !r.spool && r.plain_bytes > 0 && !r.in_folder &&
+                        (r.format == InputFormat::jsonl || r.format == InputFormat::text) &&
+                        io::compression_for_name(p) == io::OutputCompression::none;
   }
   return out;
 }

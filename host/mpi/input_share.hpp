@@ -29,8 +29,9 @@ struct SharePiece {
 /// share may be empty.
 std::vector<std::vector<SharePiece>> share_inputs(const std::vector<ShareInput>& inputs, int ranks);
 
-/// The inputs of `input.paths` as share_inputs needs them. @throws usage_error for "-"
+/// The inputs of `input.paths` as share_inputs needs them for `ranks` ranks (only a file
+/// larger than a slice is looked into for splitting). @throws usage_error for "-"
 /// (standard input cannot be shared between ranks), data_error naming a missing path.
-std::vector<ShareInput> describe_inputs(const InputOptions& input);
+std::vector<ShareInput> describe_inputs(const InputOptions& input, int ranks);
 
 }  // namespace gpudedup::mpi

@@ -103,7 +103,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
 
   // Read and sketch this rank's share.
   const auto t_read = stage_clock::now();
-  const auto share = share_inputs(describe_inputs(job.input), ex.ranks());
+  const auto share = share_inputs(describe_inputs(job.input, ex.ranks()), ex.ranks());
   std::vector<ReadPiece> pieces = rank_pieces(ex, job.input.paths, share);
   const double seconds_share = seconds_since(t_read);  // counting the lines before a range: reading
   detail::SketchSpec spec = detail::make_sketch_spec(job.config);

@@ -194,7 +194,7 @@ TEST(MpiDedup, PlantedCorpusEqualsSingleProcess) {
   // With 4 ranks the large last shard leaves a rank with nothing to read.
   gpudedup::InputOptions input;
   input.paths = shards;
-  const auto share = gpudedup::mpi::share_inputs(gpudedup::mpi::describe_inputs(input), 4);
+  const auto share = gpudedup::mpi::share_inputs(gpudedup::mpi::describe_inputs(input, 4), 4);
   bool some_rank_empty = false;
   for (const auto& pieces : share) some_rank_empty |= pieces.empty();
   ASSERT_TRUE(some_rank_empty);
@@ -315,7 +315,7 @@ TEST(MpiDedup, OneLargeFileSplitIntoLineRangesEqualsSingleProcess) {
   gpudedup::InputOptions input;
   input.paths = {big};
   for (int ranks = 2; ranks <= 4; ++ranks) {
-    const auto share = gpudedup::mpi::share_inputs(gpudedup::mpi::describe_inputs(input), ranks);
+    const auto share = gpudedup::mpi::share_inputs(gpudedup::mpi::describe_inputs(input, ranks), ranks);
     ASSERT_EQ(share.back().size(), 1u);
     EXPECT_FALSE(share.back()[0].lines.whole()) << ranks << " ranks: the file is split";
   }
