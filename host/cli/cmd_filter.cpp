@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "host/cli/shard_name.hpp"
 #include "host/cli/skipped_report.hpp"
 #include "host/io/kept_sink.hpp"
+#include "host/io/shard_outputs.hpp"
 
 namespace gpudedup::cli {
 namespace {
@@ -27,7 +29,8 @@ const char* filter_help =
     "Give the shard's inputs as they were given to gpudedup sketch, with the same input\n"
     "options; the lines of the list whose shard column names them are this shard's.\n"
     "\nexample:\n"
-    "  gpudedup filter shards/part-003.jsonl --removed removed.tsv -o kept/part-003.jsonl\n";
+    "  gpudedup filter shards/part-003.jsonl --removed removed.tsv -o kept/part-003.jsonl\n"
+    "  gpudedup filter shards/part-003/ --removed removed.tsv --output-dir kept/part-003/\n";
 
 /// A TSV field as write_tsv_field() escaped it (\t \n \r \\).
 std::string unescape_tsv(std::string_view s) {
@@ -100,11 +103,15 @@ int run_filter(int argc, char** argv) {
      cxxopts::value<std::string>())
     ("o,output", "the shard's kept records, byte-for-byte, in input order; - is stdout; NAME.zst or NAME.gz "
      "compresses; Parquet input: its kept rows as Parquet", cxxopts::value<std::string>())
+    ("output-dir", "instead of --output: the kept records of each input file in DIR/its name (its path in a "
+     "folder given), compressed as that name says, Parquet as Parquet", cxxopts::value<std::string>())
     ("q,quiet", "no summary (lines of the list that match no record are still reported)");
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
   GD_EXPECTS(r.count("removed"), "--removed FILE is required: the removed list of dedup --from-sketches");
-  GD_EXPECTS(r.count("output"), "--output FILE is required");
+  GD_EXPECTS(r.count("output") + r.count("output-dir") == 1,
+             "give --output FILE (the shard's kept records) or --output-dir DIR (one output per input file), one "
+             "of them");
   InputOptions input = read_input_options(r);
   const size_t per_batch = batch_size(r);
   const std::string shard = r.count("shard") ? option<std::string>(r, "shard") : shard_name(input);
@@ -112,13 +119,16 @@ int run_filter(int argc, char** argv) {
 
   std::vector<NamedPath> inputs = input_paths(input);
   inputs.push_back({"filter.removed", removed_path});
-  const std::string output = option<std::string>(r, "output");
-  const KeptFormat kept_as = kept_format(output, input);  // refused now, not after the work
+  const std::string output = r.count("output") ? option<std::string>(r, "output") : "";
+  // Refused now, not after the work.
+  const KeptFormat kept_as = output.empty() ? KeptFormat::records : kept_format(output, input);
   OutputSet files({{"filter.output", output}}, inputs);
   files.skip_outputs(input);
   RemovedLines removed = read_removed(removed_path, shard);
 
   RecordReader reader(input);
+  std::optional<io::ShardOutputs> shards;  // checked against the inputs before the pass
+  if (r.count("output-dir")) shards.emplace(files, reader, option<std::string>(r, "output-dir"), "filter.output_dir");
   std::vector<uint8_t> keep;
   std::vector<std::string> reports;
   uint64_t mismatched = 0, dropped = 0;
@@ -167,7 +177,11 @@ int run_filter(int argc, char** argv) {
                      " (the first: " + reports.front() + "); nothing was written");
   }
   progress.update("write", documents, "docs", reader.stats().bytes, -1);
-  io::write_kept_output(reader, keep, *files.file("filter.output"), kept_as);
+  if (shards) {
+    shards->write_kept(reader, keep);
+  } else {
+    io::write_kept_output(reader, keep, *files.file("filter.output"), kept_as);
+  }
   files.commit();
   progress.finish();
 

@@ -19,6 +19,7 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"bloom.lsh_tables", "--bloom-lsh-tables"},
       {"device", "--device"},
       {"filter.output", "--output"},
+      {"filter.output_dir", "--output-dir"},
       {"filter.removed", "--removed"},
       {"gen.output", "--output"},
       {"gen.train", "--train"},

@@ -15,6 +15,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "host/io/file_name.hpp"
+#include "host/io/line_range_source.hpp"
 #include "host/io/output_target.hpp"
 #include "host/io/temporary_files.hpp"
 #include "host/io/content_sniff.hpp"
@@ -152,6 +153,24 @@ void add_folder(const std::string& path, const InputOptions& options, std::vecto
   }
 }
 
+/// A part of a file's lines is read from one uncompressed JSONL or text file: the others
+/// cannot be entered in the middle (a folder, a pipe, Parquet, compressed data).
+void apply_line_range(std::vector<Input>& inputs, const InputOptions& options) {
+  const LineRange& r = options.line_range;
+  GD_EXPECTS(r.begin <= r.end && r.first_line >= 1, "`input.line_range`: begin must not pass end; lines count from 1");
+  if (inputs.size() != 1 || inputs[0].in_folder) {
+    throw usage_error("`input.line_range` reads a part of one file, but `input.paths` names " +
+                      std::to_string(inputs.size()) + " files; give one JSONL or text file");
+  }
+  Input& in = inputs[0];
+  if (in.spool || in.plain_bytes == 0 || (in.format != InputFormat::jsonl && in.format != InputFormat::text)) {
+    throw usage_error(in.name + ": `input.line_range` reads a part of an uncompressed regular JSONL or text file "
+                      "only (a compressed file, a pipe or Parquet is read whole)");
+  }
+  in.range = r;
+  in.plain_bytes = 0;  // a part of the file: its size is not what a pass reads
+}
+
 }  // namespace
 
 std::vector<Input> resolve_inputs(const InputOptions& options) {
@@ -210,6 +229,7 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
     if (!S_ISREG(st.st_mode)) in.spool = std::make_unique<Spool>(path);
     inputs.push_back(std::move(in));
   }
+  if (!options.line_range.whole()) apply_line_range(inputs, options);
   SeenFiles seen;
   for (const auto& in : inputs) seen.add(in);
   refuse_if_all_unusable(inputs);
@@ -285,6 +305,9 @@ std::vector<std::string> read_path_list(const std::string& list_file) {
 }
 
 std::unique_ptr<ByteSource> open_input(Input& input, bool first_pass) {
+  // The file's head was checked (plain content) when the range was resolved; the range's
+  // own first bytes are a line's, which no sniffing may mistake for a format.
+  if (!input.range.whole()) return open_line_range(input.path, input.range);
   std::unique_ptr<ByteSource> raw;
   if (!input.spool) {
     raw = open_file_source(input.path);

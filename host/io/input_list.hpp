@@ -28,6 +28,7 @@ struct Input {
   /// Why a folder's entry cannot be read at all (not a regular file, a broken link);
   /// empty when it can be.
   std::string problem;
+  LineRange range;             ///< InputOptions::line_range: the lines of the file read
   // Filled by the first pass, so that the second reads exactly what the first did.
   uint64_t first_record = 0;
   uint64_t records = 0;        ///< records the first pass took from it

@@ -27,7 +27,7 @@ class LineCursor : public RecordCursor {
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF files
       // A UTF-8 byte order mark opens some files (Windows editors): it is not part of the
       // first record, in either pass, so JSON parses and the kept copy starts clean.
-      if (lines_.line_number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") {
+      if (lines_.line_number() == 1 && input_.range.begin == 0 && line.substr(0, 3) == "\xEF\xBB\xBF") {
         // A file that is a byte order mark and nothing else is an empty file: no record.
         if (line.size() == 3 && lines_.bytes_read() == 3) return false;
         line.remove_prefix(3);
@@ -37,7 +37,7 @@ class LineCursor : public RecordCursor {
         continue;
       }
       r.bytes = line;
-      r.line = lines_.line_number();
+      r.line = input_.range.first_line - 1 + lines_.line_number();  // the file's line (a range starts later)
       r.id = {};
       r.name = input_.name;
       return true;

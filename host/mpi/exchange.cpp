@@ -49,6 +49,13 @@ uint64_t Exchange::exclusive_sum(uint64_t mine) {
   return rank_ == 0 ? 0 : before;  // MPI leaves rank 0's result undefined
 }
 
+std::vector<uint64_t> Exchange::exclusive_sums(const std::vector<uint64_t>& mine) {
+  std::vector<uint64_t> before(mine.size(), 0);
+  MPI_Exscan(mine.data(), before.data(), int(mine.size()), MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (rank_ == 0) std::fill(before.begin(), before.end(), 0);  // undefined there
+  return before;
+}
+
 uint64_t Exchange::sum(uint64_t mine) {
   uint64_t all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);

@@ -33,6 +33,9 @@ class Exchange {
   }
 
   uint64_t exclusive_sum(uint64_t mine);
+  /// Element by element: the sums of `mine` over the lower ranks (zeros on rank 0). Every
+  /// rank gives as many values.
+  std::vector<uint64_t> exclusive_sums(const std::vector<uint64_t>& mine);
   uint64_t sum(uint64_t mine);
   uint64_t max(uint64_t mine);
   double max(double mine);

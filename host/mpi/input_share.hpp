@@ -1,20 +1,37 @@
 #pragma once
-// Which inputs each rank reads: whole files, in order, balanced by size.
+// Which inputs each rank reads: whole files, in order, balanced by size; a file larger
+// than a rank's fair share is split into byte ranges read at line boundaries.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "gpudedup/io.hpp"
+
 namespace gpudedup::mpi {
 
-/// The first input of each rank and one past the last: rank r reads inputs
-/// [bounds[r], bounds[r + 1]). Contiguous and in order, so that documents numbered rank
-/// by rank follow the single-process input order. Input i goes to the rank whose equal
-/// slice of the total size holds the middle of input i (by count when all sizes are 0);
-/// a rank's share may be empty.
-std::vector<size_t> share_bounds(const std::vector<uint64_t>& sizes, int ranks);
+/// What the share needs to know of an input.
+struct ShareInput {
+  uint64_t bytes = 0;       ///< a file's size, a folder's files summed
+  bool splittable = false;  ///< an uncompressed regular JSONL or text file (InputOptions::line_range)
+};
 
-/// Bytes of each input: a file's size, a folder's files summed. @throws usage_error for
-/// "-" (standard input cannot be shared between ranks), data_error naming a missing path.
-std::vector<uint64_t> input_sizes(const std::vector<std::string>& paths);
+/// One rank's part of an input: all of it, or the lines that start in a byte range of it.
+struct SharePiece {
+  size_t input = 0;
+  LineRange lines;  ///< whole(): the whole input
+};
+
+/// Each rank's pieces, in input order, so that documents numbered rank by rank follow the
+/// single-process input order. The inputs laid end to end are cut into equal slices of
+/// bytes, one per rank: a splittable input larger than a slice is cut at the slices'
+/// bounds (each piece then owns the lines that start in it); any other input goes whole
+/// to the rank whose slice holds its middle (by count when all sizes are 0). A rank's
+/// share may be empty.
+std::vector<std::vector<SharePiece>> share_inputs(const std::vector<ShareInput>& inputs, int ranks);
+
+/// The inputs of `input.paths` as share_inputs needs them for `ranks` ranks (only a file
+/// larger than a slice is looked into for splitting). @throws usage_error for "-"
+/// (standard input cannot be shared between ranks), data_error naming a missing path.
+std::vector<ShareInput> describe_inputs(const InputOptions& input, int ranks);
 
 }  // namespace gpudedup::mpi

@@ -16,6 +16,7 @@
 #include "host/core/stage_clock.hpp"
 #include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
+#include "host/io/shard_outputs.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/mpi/distributed_components.hpp"
 #include "host/mpi/input_share.hpp"
@@ -42,10 +43,6 @@ void refuse_unsupported(const DedupJob& job) {
   if (c.verify == VerifyMode::exact) {
     throw usage_error("`verify` exact does not run under MPI (it needs every shingle set on the rank that verifies): "
                       "use --verify estimate or none, or run without mpirun");
-  }
-  if (!job.outputs.output_dir.empty()) {
-    throw usage_error("`outputs.output_dir` is not written under MPI (each rank writes a part of one "
-                      "output): use --output FILE, or run without mpirun for an output per input file");
   }
   if (io::compression_for_name(job.outputs.output) != io::OutputCompression::none) {
     throw usage_error("`outputs.output` " + job.outputs.output + ": a compressed output (.zst, .gz) is not written "
@@ -93,16 +90,28 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // opened again to write, so that a rank failing meanwhile (ended by mpirun's signals)
   // leaves not even a temporary file behind.
   auto open_outputs = [&] { return std::make_unique<OutputSet>(output_paths(job.outputs), input_paths(job.input)); };
-  if (ex.rank() == 0) open_outputs();
+  GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),
+             "`outputs.output` and `outputs.output_dir` both take the kept records: give one of them");
+  if (ex.rank() == 0) {
+    const auto files = open_outputs();
+    // One output per input file: their names checked against each other and the inputs,
+    // as one process checks them (the ranks each see only their own).
+    if (!job.outputs.output_dir.empty()) {
+      const RecordReader all(job.input);
+      io::ShardOutputs(*files, all, job.outputs.output_dir);
+    }
+  }
 
   // Read and sketch this rank's share.
-  const std::vector<size_t> bounds = share_bounds(input_sizes(job.input.paths), ex.ranks());
-  std::vector<std::string> share(job.input.paths.begin() + long(bounds[ex.rank()]),
-                                 job.input.paths.begin() + long(bounds[ex.rank() + 1]));
+  const auto t_read = stage_clock::now();
+  const auto share = share_inputs(describe_inputs(job.input, ex.ranks()), ex.ranks());
+  std::vector<ReadPiece> pieces = rank_pieces(ex, job.input.paths, share);
+  const double seconds_share = seconds_since(t_read);  // counting the lines before a range: reading
   detail::SketchSpec spec = detail::make_sketch_spec(job.config);
   const Backend backend = detail::resolve_backend(job.config.backend);
   auto compute = backend == Backend::cuda ? detail::make_cuda_backend(spec) : detail::make_cpu_backend(spec);
-  RankInput in = read_share(job, share, *compute);
+  RankInput in = read_share(job, std::move(pieces), *compute);
+  in.seconds_read += seconds_share;
   const uint64_t count = in.record_of.size();
   detail::check_run_size(0, count);  // a rank's share is one run (document_number.hpp)
   // Global numbers from the job's first (Config::first_document_number), as in one process.
@@ -145,9 +154,17 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // Outputs: kept records in rank order, the side files from rank 0.
   t0 = stage_clock::now();
   std::unique_ptr<OutputSet> files;
-  if (ex.rank() == 0) files = open_outputs();
-  AtomicOutputFile* output = files ? files->file("outputs.output") : nullptr;
-  write_kept_parts(ex, in, label, job.outputs.output, output ? &output->stream() : nullptr);
+  if (ex.rank() == 0) {
+    files = open_outputs();
+  } else if (!job.outputs.output_dir.empty()) {  // this rank's outputs of its inputs
+    files = std::make_unique<OutputSet>(std::vector<NamedPath>{}, input_paths(job.input));
+  }
+  if (!job.outputs.output_dir.empty()) {
+    write_kept_shards(ex, in, label, job.outputs.output_dir, *files);
+  } else {
+    AtomicOutputFile* output = files ? files->file("outputs.output") : nullptr;
+    write_kept_parts(ex, in, label, job.outputs.output, output ? &output->stream() : nullptr);
+  }
   if (!job.outputs.removed.empty() || !job.outputs.clusters.empty()) {
     const ClusteredDocs clustered = gather_clustered(ex, in, label, has_members, record_offset);
     if (files) {
@@ -190,17 +207,19 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   s.description.push_back(detail::format("mpi: %d ranks, %u hooking rounds, %u pointer-jumping steps", ex.ranks(),
                                          rounds.hook_rounds, rounds.jump_rounds));
   const std::string line = detail::format(
-      "rank %d: %llu documents from %zu inputs; read %.2f s, sketch %.2f s, candidates %.2f s, cluster %.2f s, "
+      "rank %d: %llu documents from %zu inputs or parts; read %.2f s, sketch %.2f s, candidates %.2f s, cluster %.2f s, "
       "write %.2f s; ",
-      ex.rank(), (unsigned long long)count, in.paths.size(), in.seconds_read, in.seconds_sketch, seconds_candidates,
+      ex.rank(), (unsigned long long)count, in.pieces.size(), in.seconds_read, in.seconds_sketch, seconds_candidates,
       seconds_cluster, seconds_write) + exchanged(ex);
   o.report = ex.gather_to_root(line, "report");
+  // Every rank has written all its outputs once this collective returns (a rank that
+  // failed never joins it, and ends the job): only then does any rank commit.
   s.seconds_total = ex.max(seconds_since(t_start));
   if (files) {
     if (auto* f = files->file("outputs.stats")) f->stream() << stats_json(job, s);
     files->commit();
   }
-  ex.barrier();  // no rank reports success before rank 0 has committed
+  ex.barrier();  // no rank reports success before every rank has committed
   return o;
 }
 

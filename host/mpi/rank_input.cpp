@@ -1,4 +1,4 @@
-// Reading and sketching a rank's share (rank_input.hpp). Each path has its own reader,
+// Reading and sketching a rank's share (rank_input.hpp). Each piece has its own reader,
 // so that the ids that are record numbers can be renumbered from the whole input's first
 // record once the ranks before have counted theirs.
 #include "host/mpi/rank_input.hpp"
@@ -7,6 +7,8 @@
 
 #include "host/core/stage_clock.hpp"
 #include "host/io/input_list.hpp"
+#include "host/io/line_range_source.hpp"
+#include "host/mpi/owner_fetch.hpp"
 
 namespace gpudedup::mpi {
 
@@ -14,27 +16,57 @@ using detail::seconds_since;
 using detail::stage_clock;
 
 std::string RankInput::id(size_t d, uint64_t record_offset) const {
-  const size_t file = size_t(std::upper_bound(file_first_doc.begin(), file_first_doc.end(), d) -
-                             file_first_doc.begin()) - 1;
-  if (!numbered_ids[file]) return std::string(ids[d]);
+  const size_t file = size_t(std::upper_bound(numbered_from.begin(), numbered_from.end(), record_of[d]) -
+                             numbered_from.begin()) - 1;
+  if (!numbered[file]) return std::string(ids[d]);
   return std::to_string(record_offset + record_of[d]);
 }
 
-RankInput read_share(const DedupJob& job, std::vector<std::string> paths, detail::ComputeBackend& backend) {
+std::vector<ReadPiece> rank_pieces(Exchange& ex, const std::vector<std::string>& paths,
+                                   const std::vector<std::vector<SharePiece>>& share) {
+  // The inputs cut into ranges (the same list on every rank: the share is computed alike).
+  std::vector<size_t> split;
+  for (const auto& pieces : share) {
+    for (const auto& p : pieces) {
+      if (!p.lines.whole()) split.push_back(p.input);
+    }
+  }
+  sort_unique(split);
+  auto slot = [&](size_t input) { return size_t(std::lower_bound(split.begin(), split.end(), input) - split.begin()); };
+  std::vector<ReadPiece> mine;
+  std::vector<uint64_t> newlines(split.size(), 0);
+  for (const auto& p : share.at(size_t(ex.rank()))) {
+    mine.push_back({paths.at(p.input), p.lines});
+    if (!p.lines.whole()) newlines[slot(p.input)] = io::count_range_newlines(paths[p.input], p.lines);
+  }
+  if (split.empty()) return mine;
+  const std::vector<uint64_t> before = ex.exclusive_sums(newlines);
+  for (size_t k = 0; k < mine.size(); ++k) {
+    const SharePiece& p = share[size_t(ex.rank())][k];
+    if (!p.lines.whole()) mine[k].lines.first_line = 1 + before[slot(p.input)];
+  }
+  return mine;
+}
+
+RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail::ComputeBackend& backend) {
   RankInput in;
-  in.paths = std::move(paths);
+  in.pieces = std::move(pieces);
   const uint32_t P = job.config.minhash.num_perm;
   in.corpus.signatures.num_perm = P;
   InputBatch batch;
   uint64_t records_before = 0;
-  for (const std::string& path : in.paths) {
+  for (const ReadPiece& piece : in.pieces) {
     InputOptions options = job.input;
-    options.paths = {path};
-    // The reader numbers the records of this path from 0; ids that are record numbers
-    // (JSONL without an id field, text lines) are renumbered at output (id()).
-    const InputFormat format = io::resolve_inputs(options).at(0).format;
-    in.numbered_ids.push_back(format == InputFormat::text ||
-                              (format == InputFormat::jsonl && options.id_field.empty()));
+    options.paths = {piece.path};
+    options.line_range = piece.lines;
+    // The reader numbers the records of this piece from 0; ids that are record numbers
+    // (JSONL or Parquet without an id field, text lines) are renumbered at output (id()).
+    // A folder's files each have their format: a file read as one document keeps its path.
+    std::vector<uint8_t> numbered;
+    for (const io::Input& file : io::resolve_inputs(options)) {
+      numbered.push_back(file.format == InputFormat::text ||
+                         (file.format != InputFormat::directory && options.id_field.empty()));
+    }
     in.file_first_doc.push_back(in.record_of.size());
     auto reader = std::make_unique<RecordReader>(options);
     for (;;) {
@@ -53,6 +85,11 @@ RankInput read_share(const DedupJob& job, std::vector<std::string> paths, detail
       backend.sketch(batch.docs, in.corpus.signatures.values.data() + first * P, in.corpus.set_sizes.data() + first,
                      nullptr);
       in.seconds_sketch += seconds_since(t0);
+    }
+    const std::vector<InputFile> files = reader->files();
+    for (size_t f = 0; f < files.size() && f < numbered.size(); ++f) {
+      in.numbered_from.push_back(records_before + files[f].first_record);
+      in.numbered.push_back(numbered[f]);
     }
     const InputStats& st = reader->stats();
     in.file_records.push_back(st.records);

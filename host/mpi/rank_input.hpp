@@ -10,15 +10,31 @@
 #include "gpudedup/pipeline.hpp"
 #include "host/core/id_table.hpp"
 #include "host/mpi/distributed_candidates.hpp"
+#include "host/mpi/input_share.hpp"
 
 namespace gpudedup::mpi {
 
+/// One part of a rank's share: an input path, all of it or a range of its lines.
+struct ReadPiece {
+  std::string path;
+  LineRange lines;
+};
+
+/// This rank's pieces of `share` (share_inputs), with the file's line number of each
+/// range's first line: 1 + the newlines of the ranges of that file on the lower ranks,
+/// each rank counting its own. Every rank calls it.
+std::vector<ReadPiece> rank_pieces(Exchange& ex, const std::vector<std::string>& paths,
+                                   const std::vector<std::vector<SharePiece>>& share);
+
 struct RankInput {
-  std::vector<std::string> paths;                     ///< this rank's inputs, in order
-  std::vector<std::unique_ptr<RecordReader>> readers; ///< one per path, for write_kept
-  std::vector<uint64_t> file_records;                 ///< records read from each path
-  std::vector<uint64_t> file_first_doc;               ///< the first document of each path (local)
-  std::vector<uint8_t> numbered_ids;                  ///< per path: ids are record numbers
+  std::vector<ReadPiece> pieces;                      ///< this rank's inputs, in order
+  std::vector<std::unique_ptr<RecordReader>> readers; ///< one per piece, for write_kept
+  std::vector<uint64_t> file_records;                 ///< records read from each piece
+  std::vector<uint64_t> file_first_doc;               ///< the first document of each piece (local)
+  /// Per file the pieces expand to (a folder's files each): its first record's number in
+  /// the share, and whether its ids are record numbers.
+  std::vector<uint64_t> numbered_from;
+  std::vector<uint8_t> numbered;
   std::vector<uint64_t> record_of;                    ///< per document: record number within the share
   detail::IdTable ids;                                ///< per document: its id as read
   InputStats stats;                                   ///< summed over the paths
@@ -31,7 +47,7 @@ struct RankInput {
   std::string id(size_t d, uint64_t record_offset) const;
 };
 
-/// Reads and sketches `paths` (a share of job.input.paths) with `backend`.
-RankInput read_share(const DedupJob& job, std::vector<std::string> paths, detail::ComputeBackend& backend);
+/// Reads and sketches `pieces` (a share of job.input.paths) with `backend`.
+RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail::ComputeBackend& backend);
 
 }  // namespace gpudedup::mpi

@@ -8,22 +8,28 @@
 #include <fstream>
 
 #include "gpudedup/errors.hpp"
+#include "host/io/shard_outputs.hpp"
 #include "host/io/temporary_files.hpp"
 
 namespace gpudedup::mpi {
 namespace {
 
-/// Writes the kept records of every path of the share to `out`.
-void write_share(RankInput& in, const std::vector<uint64_t>& label, std::ostream& out) {
-  const uint64_t first = in.corpus.first;
-  uint64_t record_base = 0;  // the share's record number of this path's first record
-  for (size_t f = 0; f < in.readers.size(); ++f) {
-    std::vector<uint8_t> keep(in.file_records[f], 0);
-    const size_t end = f + 1 < in.file_first_doc.size() ? in.file_first_doc[f + 1] : in.record_of.size();
-    for (size_t d = in.file_first_doc[f]; d < end; ++d) keep[in.record_of[d] - record_base] = label[d] == first + d;
-    record_base += in.file_records[f];
-    in.readers[f]->write_kept(keep, out);
+/// Which records of piece `f` are kept (label[d] == its own number), by the piece's
+/// record number.
+std::vector<uint8_t> piece_keep(const RankInput& in, const std::vector<uint64_t>& label, size_t f) {
+  uint64_t record_base = 0;  // the share's record number of this piece's first record
+  for (size_t g = 0; g < f; ++g) record_base += in.file_records[g];
+  std::vector<uint8_t> keep(in.file_records[f], 0);
+  const size_t end = f + 1 < in.file_first_doc.size() ? in.file_first_doc[f + 1] : in.record_of.size();
+  for (size_t d = in.file_first_doc[f]; d < end; ++d) {
+    keep[in.record_of[d] - record_base] = label[d] == in.corpus.first + d;
   }
+  return keep;
+}
+
+/// Writes the kept records of every piece of the share to `out`.
+void write_share(RankInput& in, const std::vector<uint64_t>& label, std::ostream& out) {
+  for (size_t f = 0; f < in.readers.size(); ++f) in.readers[f]->write_kept(piece_keep(in, label, f), out);
 }
 
 /// The part file of this rank: a temporary name in the output's folder (the folder
@@ -44,8 +50,8 @@ void append_file(const std::string& path, int rank, std::ostream& out) {
   std::ifstream part(path, std::ios::binary);
   if (!part) {
     throw data_error("rank " + std::to_string(rank) + "'s kept records " + path +
-                     " cannot be read on rank 0: the folder of `outputs.output` must be on a file system "
-                     "every rank sees");
+                     " cannot be read on rank 0: the folder of `outputs.output` (or `outputs.output_dir`) must be "
+                     "on a file system every rank sees");
   }
   // operator<< of an empty stream buffer sets failbit: an empty part appends nothing.
   if (part.peek() != std::ifstream::traits_type::eof()) out << part.rdbuf();
@@ -76,6 +82,70 @@ void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& 
   if (!mine.empty()) {
     std::remove(mine.c_str());
     io::forget_temporary(slot);
+  }
+}
+
+void write_kept_shards(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& dir,
+                       OutputSet& files) {
+  namespace fs = std::filesystem;
+  const std::string folder = dir.back() == '/' ? dir : dir + '/';
+  std::string parts;  // this rank's parts of split files: (input path, part path), length-prefixed
+  auto put = [&](const std::string& text) {
+    const uint64_t n = text.size();
+    parts.append(reinterpret_cast<const char*>(&n), sizeof n).append(text);
+  };
+  std::vector<std::string> mine;
+  std::vector<int> slots;
+  for (size_t f = 0; f < in.readers.size(); ++f) {
+    const std::vector<uint8_t> keep = piece_keep(in, label, f);
+    RecordReader& reader = *in.readers[f];
+    if (in.pieces[f].lines.whole()) {  // a whole input: its files' outputs, as one process writes them
+      io::ShardOutputs(files, reader, dir).write_kept(reader, keep);
+      continue;
+    }
+    const std::string target = folder + fs::path(in.pieces[f].path).filename().string();
+    std::error_code ec;
+    fs::create_directories(folder, ec);  // the parts sit beside the output they make
+    mine.push_back(part_path(target, ex.rank()));
+    slots.push_back(io::remember_temporary(mine.back()));
+    std::ofstream part(mine.back(), std::ios::binary | std::ios::trunc);
+    reader.write_kept(keep, part);
+    part.flush();
+    if (!part) {
+      throw data_error("cannot write " + mine.back() + " (the kept records of this rank's part of " +
+                       in.pieces[f].path + "): " + std::strerror(errno));
+    }
+    put(in.pieces[f].path);
+    put(mine.back());
+  }
+  // Rank 0 joins each split file's parts in rank order, which is the file's line order.
+  const std::vector<std::string> gathered = ex.gather_to_root(parts, "part names");
+  std::vector<std::pair<std::string, std::vector<std::pair<int, std::string>>>> joins;
+  for (size_t r = 0; r < gathered.size(); ++r) {
+    const std::string& g = gathered[r];
+    auto take = [&](size_t& at) {
+      uint64_t n = 0;
+      std::memcpy(&n, g.data() + at, sizeof n);
+      at += sizeof n + n;
+      return g.substr(at - n, n);
+    };
+    for (size_t at = 0; at < g.size();) {
+      const std::string input = take(at), part = take(at);
+      if (joins.empty() || joins.back().first != input) joins.push_back({input, {}});
+      joins.back().second.emplace_back(int(r), part);
+    }
+  }
+  for (const auto& [input, pieces] : joins) {
+    const std::string target = folder + fs::path(input).filename().string();
+    const size_t index = files.add_outputs({{"outputs.output_dir", target}}, {input});
+    AtomicOutputFile& out = files.open(index);
+    for (const auto& [rank, part] : pieces) append_file(part, rank, out.stream());
+    files.close(index);
+  }
+  ex.barrier();  // rank 0 has read every part
+  for (size_t k = 0; k < mine.size(); ++k) {
+    std::remove(mine[k].c_str());
+    io::forget_temporary(slots[k]);
   }
 }
 

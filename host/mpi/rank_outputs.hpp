@@ -21,6 +21,14 @@ namespace gpudedup::mpi {
 void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& path,
                       std::ostream* output);
 
+/// With --output-dir: this rank's kept records, one output per input file it read, added
+/// to `files` (this rank's outputs) as `dedup --output-dir` names them. A file split into
+/// line ranges gets one output, which rank 0 joins from each rank's part (beside it, in
+/// DIR: a file system every rank sees) in rank order. Every rank calls it; each commits
+/// its own `files` once every rank has written.
+void write_kept_shards(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& dir,
+                       OutputSet& files);
+
 /// What the removed and clusters files need, gathered on rank 0: the clustered documents
 /// in input order, renumbered 0.., with their representatives and ids. Every rank calls
 /// it; other ranks get an empty result. `has_members[d]`: document d is the label of

@@ -13,6 +13,7 @@
 #include "host/core/stage_clock.hpp"
 #include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
+#include "host/io/shard_outputs.hpp"
 #include "host/pipeline/job_eta.hpp"
 #include "host/pipeline/job_outputs.hpp"
 
@@ -44,62 +45,6 @@ class CountingSink : public KeptSink {
   std::function<void(uint64_t)> report_;
   KeptSink* inner_ = nullptr;
   uint64_t count_ = 0;
-};
-
-/// The kept records to one output per input file (`outputs.output_dir`), each opened as
-/// its file starts and closed as it ends, so that 100,000 shards hold one descriptor.
-class ShardOutputs {
- public:
-  /// Adds the outputs to `files` (checked there) before the first pass.
-  ShardOutputs(OutputSet& files, const RecordReader& reader, const std::string& dir) : files_(files), reader_(reader) {
-    std::vector<NamedPath> named;
-    std::vector<std::string> read;
-    const std::string folder = dir.back() == '/' ? dir : dir + '/';
-    for (const auto& f : reader.files()) {
-      named.push_back({"outputs.output_dir", folder + f.relative});
-      read.push_back(f.path);
-    }
-    first_ = files_.add_outputs(std::move(named), read);
-  }
-
-  /// The second pass, after the first: the files know their records now.
-  void write_kept(RecordReader& reader, const std::vector<uint8_t>& keep, CountingSink& counted) {
-    inputs_ = reader_.files();
-    reader.write_kept(keep, [&](size_t f) { return counted.wrap(start(f, keep)); });
-    end();
-  }
-
- private:
-  KeptSink* start(size_t f, const std::vector<uint8_t>& keep) {
-    end();
-    const InputFile& file = inputs_.at(f);
-    if (file.skipped && file.records == 0) return nullptr;  // nothing of it was read
-    if (file.parquet) {  // its kept rows as Parquet, same schema: written whole here
-      AtomicOutputFile& out = files_.open(first_ + f);
-      reader_.write_kept_parquet(f, keep, out.stream());
-      files_.close(first_ + f);
-      return nullptr;
-    }
-    // A whole document has a file of its own only when it is kept.
-    if (file.whole_document && (file.records == 0 || !keep[file.first_record])) return nullptr;
-    AtomicOutputFile& out = files_.open(first_ + f);
-    sink_ = io::make_kept_sink(out.path(), out.stream(), !file.whole_document);
-    open_ = f;
-    return sink_.get();
-  }
-  void end() {
-    if (!sink_) return;
-    sink_->finish();
-    sink_.reset();
-    files_.close(first_ + open_);
-  }
-
-  OutputSet& files_;
-  const RecordReader& reader_;
-  std::vector<InputFile> inputs_;
-  size_t first_ = 0;
-  size_t open_ = 0;
-  std::unique_ptr<KeptSink> sink_;
 };
 
 }  // namespace
@@ -227,7 +172,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   // Pass 1: read and sketch. The output folder's files are checked before it: an output
   // per input file needs the inputs' list.
   RecordReader reader(input);
-  std::optional<ShardOutputs> shards;
+  std::optional<io::ShardOutputs> shards;
   if (!job.outputs.output_dir.empty()) shards.emplace(files, reader, job.outputs.output_dir);
   if (!job.outputs.output.empty() && kept_as == KeptFormat::records) refuse_parquet_as_lines(reader, job.outputs.output);
   ReadState kept;
@@ -276,7 +221,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   }
   if (shards) {
     CountingSink counted(written);
-    shards->write_kept(reader, keep, counted);
+    shards->write_kept(reader, keep, [&](KeptSink* sink) { return counted.wrap(sink); });
   }
   write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
   write_output(files, "outputs.pairs", [&](std::ostream& out) {

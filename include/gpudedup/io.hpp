@@ -27,6 +27,16 @@ struct FileId {
 /// "auto", "jsonl", "text", "dir", "parquet" (from_string<InputFormat> reads them back).
 const char* to_string(InputFormat);
 
+/// A part of one file's lines, so that several readers can share a large file (MPI ranks):
+/// the lines that start at a byte offset in [begin, end). Ranges that tile the file read
+/// each line exactly once, whatever their bounds fall on. The default is the whole file.
+struct LineRange {
+  uint64_t begin = 0;
+  uint64_t end = UINT64_MAX;
+  uint64_t first_line = 1;  ///< the file's number of the range's first line, for messages
+  bool whole() const { return begin == 0 && end == UINT64_MAX; }
+};
+
 struct InputOptions {
   /// Files, directories, or "-" for stdin (spooled to a temporary file for the second pass).
   std::vector<std::string> paths;
@@ -56,6 +66,10 @@ struct InputOptions {
   /// adds them), so that a run writing into the folder it reads never reads its results.
   /// Temporary output files (see AtomicOutputFile) are never listed either.
   std::vector<FileId> skip_files;
+  /// Not whole: read only these lines of the one input, which must be an uncompressed
+  /// JSONL or text file (usage_error otherwise). Record numbers count from the range's
+  /// first record; messages give the file's line numbers (from `first_line`).
+  LineRange line_range;
 };
 
 struct InputStats {

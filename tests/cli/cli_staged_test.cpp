@@ -6,6 +6,7 @@
 // with other parameters are refused, naming the file and the parameter.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -214,6 +215,53 @@ TEST_F(CliStaged, FilterOutputGoesToStdoutOrCompressedByName) {
   EXPECT_EQ(read_file(path("out.jsonl.gz")).substr(0, 2), "\x1f\x8b");
   ASSERT_EQ(test_support::run_shell("gzip -dc " + path("out.jsonl.gz") + " > " + path("out.jsonl")), 0);
   EXPECT_EQ(read_file(path("out.jsonl")), kept);
+}
+
+// filter --output-dir writes the kept records of each input file of its shard (a folder
+// here) to DIR/its path in the folder, as dedup --output-dir does in one run.
+TEST_F(CliStaged, FilterOutputDirWritesAnOutputPerInputFileAsOneRunDoes) {
+  const auto lines = corpus_lines();
+  const std::vector<std::pair<std::string, size_t>> files = {
+      {"a/p0.jsonl", 10}, {"a/sub/p1.jsonl", 12}, {"b/p2.jsonl", 0}, {"b/p3.jsonl", 21}};
+  size_t at = 0;
+  for (const auto& [name, count] : files) {
+    std::string text;
+    for (size_t k = 0; k < count; ++k) text += lines[at++];
+    dir_.write("in/" + name, text);
+  }
+  ASSERT_EQ(at, lines.size());
+  for (const char* shard : {"a", "b"}) {
+    const auto r = run_cli("sketch -q --input-format jsonl " + path("in/") + shard + " -o " + path(shard) + ".sketch");
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  auto r = run_cli("dedup -q --quiet-errors --input-format jsonl " + path("in/a") + " " + path("in/b") +
+                   " --output-dir " + path("one") + " --removed " + path("one.tsv"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_FALSE(read_file(path("one.tsv")).empty());
+  r = run_cli("dedup -q --from-sketches " + path("a.sketch") + " " + path("b.sketch") + " --removed " +
+              path("staged.tsv"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* shard : {"a", "b"}) {
+    r = run_cli("filter -q --input-format jsonl " + path("in/") + shard + " --removed " +
+                path("staged.tsv") + " --output-dir " + path("staged"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err.find("not found"), std::string::npos) << r.err;
+  }
+  uint64_t removed_lines = 0;
+  for (const auto& [name, count] : files) {
+    const std::string relative = name.substr(2);  // its path in the shard's folder
+    ASSERT_TRUE(std::filesystem::exists(path("staged/" + relative))) << relative;
+    EXPECT_EQ(read_file(path("staged/" + relative)), read_file(path("one/" + relative))) << relative;
+    std::istringstream kept(read_file(path("staged/" + relative)));
+    uint64_t n = 0;
+    for (std::string line; std::getline(kept, line);) ++n;
+    removed_lines += count - n;
+  }
+  EXPECT_GT(removed_lines, 1u) << "some records were removed";
+  r = run_cli("filter " + path("in/a") + " --removed " + path("staged.tsv") + " -o " + path("x.jsonl") +
+              " --output-dir " + path("x"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--output FILE"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -69,25 +71,99 @@ void expect_same_for_all_ranks(const TempDir& dir, const std::vector<std::string
   }
 }
 
-TEST(MpiInputShare, ContiguousBalancedAndComplete) {
-  const std::vector<uint64_t> sizes = {100, 100, 100, 100, 0, 400, 1, 1};
+/// Whole inputs only: the input ranges [first, last) of each rank.
+std::vector<size_t> whole_bounds(const std::vector<std::vector<gpudedup::mpi::SharePiece>>& share, size_t inputs) {
+  std::vector<size_t> bounds;
+  size_t next = 0;
+  for (const auto& pieces : share) {
+    bounds.push_back(pieces.empty() ? next : pieces.front().input);
+    for (const auto& p : pieces) {
+      EXPECT_TRUE(p.lines.whole());
+      EXPECT_EQ(p.input, next);
+      next = p.input + 1;
+    }
+  }
+  bounds.push_back(next);
+  EXPECT_EQ(next, inputs);
+  return bounds;
+}
+
+TEST(MpiInputShare, WholeFilesContiguousBalancedAndComplete) {
+  std::vector<gpudedup::mpi::ShareInput> inputs;
+  for (uint64_t s : {100, 100, 100, 100, 0, 400, 1, 1}) inputs.push_back({s, false});
   for (int ranks = 1; ranks <= 9; ++ranks) {
-    const auto b = gpudedup::mpi::share_bounds(sizes, ranks);
+    const auto b = whole_bounds(gpudedup::mpi::share_inputs(inputs, ranks), inputs.size());
     ASSERT_EQ(b.size(), size_t(ranks) + 1);
     EXPECT_EQ(b.front(), 0u);
-    EXPECT_EQ(b.back(), sizes.size());
     uint64_t total = 0;
-    for (uint64_t s : sizes) total += s;
+    for (const auto& in : inputs) total += in.bytes;
     for (int r = 0; r < ranks; ++r) {
       ASSERT_LE(b[r], b[r + 1]);
       uint64_t share = 0;
-      for (size_t i = b[r]; i < b[r + 1]; ++i) share += sizes[i];
+      for (size_t i = b[r]; i < b[r + 1]; ++i) share += inputs[i].bytes;
       // A share exceeds its slice by at most half an input on each side.
       EXPECT_LE(share, total / ranks + 400) << ranks << " ranks, rank " << r;
     }
   }
-  EXPECT_EQ(gpudedup::mpi::share_bounds({}, 3), (std::vector<size_t>{0, 0, 0, 0}));
-  EXPECT_EQ(gpudedup::mpi::share_bounds({0, 0, 0, 0}, 2), (std::vector<size_t>{0, 2, 4}));
+  EXPECT_EQ(whole_bounds(gpudedup::mpi::share_inputs({}, 3), 0), (std::vector<size_t>{0, 0, 0, 0}));
+  EXPECT_EQ(whole_bounds(gpudedup::mpi::share_inputs({{0, true}, {0, true}, {0, false}, {0, false}}, 2), 4),
+            (std::vector<size_t>{0, 2, 4}));
+}
+
+// A splittable input larger than a slice is cut at the slices' bounds: its ranges tile it
+// (each ends where the next begins), sit on consecutive ranks in input order, and every
+// rank's bytes are its slice's within half a whole input.
+TEST(MpiInputShare, LargeFilesSplitAtSliceBounds) {
+  using gpudedup::mpi::ShareInput;
+  const std::vector<std::vector<ShareInput>> cases = {
+      {{1000, true}},
+      {{10, false}, {1000, true}, {7, true}, {300, false}, {999, true}},
+      {{500, false}, {1000, true}},  // not splittable: a compressed file, a folder
+      {{3, true}, {3, true}, {3, true}},
+  };
+  for (const auto& inputs : cases) {
+    uint64_t total = 0;
+    for (const auto& in : inputs) total += in.bytes;
+    for (int ranks = 1; ranks <= 7; ++ranks) {
+      // An input read whole sticks out of its rank's slice by at most half its bytes on
+      // each side.
+      uint64_t largest_whole = 0;
+      for (const auto& in : inputs) {
+        if (!in.splittable || in.bytes * ranks <= total) largest_whole = std::max(largest_whole, in.bytes);
+      }
+      const auto share = gpudedup::mpi::share_inputs(inputs, ranks);
+      ASSERT_EQ(share.size(), size_t(ranks));
+      std::vector<std::vector<gpudedup::LineRange>> ranges(inputs.size());
+      size_t last_input = 0;
+      for (int r = 0; r < ranks; ++r) {
+        uint64_t bytes = 0;
+        for (const auto& p : share[r]) {
+          EXPECT_GE(p.input, last_input) << "input order";
+          last_input = p.input;
+          ranges[p.input].push_back(p.lines);
+          const uint64_t end = std::min<uint64_t>(p.lines.end, inputs[p.input].bytes);
+          bytes += end - p.lines.begin;
+        }
+        EXPECT_LE(bytes, total / ranks + 1 + largest_whole) << ranks << " ranks, rank " << r;
+      }
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        const auto& rs = ranges[i];
+        ASSERT_FALSE(rs.empty()) << "input " << i << " has no rank";
+        if (rs.size() == 1) {
+          EXPECT_TRUE(rs[0].whole());
+          continue;
+        }
+        EXPECT_TRUE(inputs[i].splittable);
+        EXPECT_GT(inputs[i].bytes * ranks, total) << "only a file larger than a slice is split";
+        EXPECT_EQ(rs.front().begin, 0u);
+        EXPECT_EQ(rs.back().end, UINT64_MAX);
+        for (size_t k = 0; k + 1 < rs.size(); ++k) {
+          EXPECT_LT(rs[k].begin, rs[k].end);
+          EXPECT_EQ(rs[k].end, rs[k + 1].begin) << "ranges tile the file";
+        }
+      }
+    }
+  }
 }
 
 // Planted: a cluster with a member in every shard (so on every rank), documents identical
@@ -111,12 +187,16 @@ TEST(MpiDedup, PlantedCorpusEqualsSingleProcess) {
       const std::string id = s < 3 ? "s" + std::to_string(s) + "-" + std::to_string(d) : "";
       body += json_line(text, id);
     }
-    shards.push_back(dir.write("shard" + std::to_string(s) + ".jsonl", body));
+    // The large shard is a folder, read whole (only a file is split into line ranges).
+    shards.push_back(s == 4 ? dir.write("shard4/part.jsonl", body), dir.path("shard4")
+                            : dir.write("shard" + std::to_string(s) + ".jsonl", body));
   }
   // With 4 ranks the large last shard leaves a rank with nothing to read.
-  const auto bounds = gpudedup::mpi::share_bounds(gpudedup::mpi::input_sizes(shards), 4);
+  gpudedup::InputOptions input;
+  input.paths = shards;
+  const auto share = gpudedup::mpi::share_inputs(gpudedup::mpi::describe_inputs(input, 4), 4);
   bool some_rank_empty = false;
-  for (int r = 0; r < 4; ++r) some_rank_empty |= bounds[r] == bounds[r + 1];
+  for (const auto& pieces : share) some_rank_empty |= pieces.empty();
   ASSERT_TRUE(some_rank_empty);
   expect_same_for_all_ranks(dir, shards);
   // The planted cluster has a member in every shard with documents, so on every rank
@@ -197,8 +277,112 @@ TEST(MpiDedup, LargeBucketsEqualSingleProcess) {
                                                         << removed;
 }
 
+/// The counts of a stats file (its lines from "records" to "input_bytes"; not seconds),
+/// less "pairs": the pairs that joined clusters, which the ranks do not collect (--pairs
+/// is refused under MPI).
+std::string stats_counts(const std::string& path) {
+  const std::string stats = test_support::read_file(path);
+  const size_t from = stats.find("\"records\""), to = stats.find("\"method\"");
+  if (from == std::string::npos || to == std::string::npos) return "no stats in " + path;
+  std::string counts = stats.substr(from, to - from);
+  const size_t pairs = counts.find("\"pairs\": ");
+  if (pairs != std::string::npos) counts.erase(pairs, counts.find('\n', pairs) + 1 - pairs);
+  return counts;
+}
+
+/// JSONL lines from `line` until the text is `bytes` long exactly: the last line is a
+/// document padded by a field of its own, ended by a newline or not.
+std::string exact_segment(std::mt19937_64& rng, size_t bytes, const std::function<std::string()>& line,
+                          bool end_with_newline = true) {
+  std::string out;
+  for (std::string next = line(); out.size() + next.size() + 200 <= bytes; next = line()) out += next;
+  std::string last = "{\"text\": \"" + join(random_words(rng, 12)) + "\", \"pad\": \"";
+  const std::string close = end_with_newline ? "\"}\n" : "\"}";
+  if (out.size() + last.size() + close.size() > bytes) return "segment too short for its padding";
+  last += std::string(bytes - out.size() - last.size() - close.size(), 'p') + close;
+  return out + last;
+}
+
+// One large JSONL file split into line ranges across 2..4 ranks: the answer and the counts
+// of the single-process run. It opens with a byte order mark, has CRLF and LF lines, blank
+// lines, malformed records (counted once), a cluster and identical documents across every
+// range, and a last line without a newline; with 2 ranks the range bound falls just after
+// a newline, with 4 ranks one falls on a newline byte.
+TEST(MpiDedup, OneLargeFileSplitIntoLineRangesEqualsSingleProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::mt19937_64 rng(21);
+  const auto spanning = random_words(rng, 60);
+  const std::string identical = join(random_words(rng, 50));
+  int n = 0;
+  auto line = [&]() -> std::string {
+    ++n;
+    if (n % 17 == 0) return "{\"text\": broken record " + std::to_string(n) + "\n";
+    if (n % 13 == 0) return n % 2 ? "\n" : "   \r\n";
+    std::string text = join(random_words(rng, 40));
+    if (n % 11 == 3) text = join(near_copy(rng, spanning, 1));
+    if (n % 23 == 9) text = identical;
+    return "{\"text\": \"" + text + "\"}" + (n % 3 == 0 ? "\r\n" : "\n");
+  };
+  const size_t L = 40000;  // half the file; a multiple of 4
+  std::string body = "\xEF\xBB\xBF" + exact_segment(rng, L / 2 + 1 - 3, line);  // its last '\n' at L / 2
+  body += exact_segment(rng, L / 2 - 1, line);
+  body += exact_segment(rng, L, line, false);
+  ASSERT_EQ(body.size(), 2 * L);
+  ASSERT_EQ(body[L / 2], '\n');
+  ASSERT_EQ(body[L - 1], '\n');
+  ASSERT_NE(body.back(), '\n');
+  const std::string big = dir.write("big.jsonl", body);
+  gpudedup::InputOptions input;
+  input.paths = {big};
+  for (int ranks = 2; ranks <= 4; ++ranks) {
+    const auto share = gpudedup::mpi::share_inputs(gpudedup::mpi::describe_inputs(input, ranks), ranks);
+    ASSERT_EQ(share.back().size(), 1u);
+    EXPECT_FALSE(share.back()[0].lines.whole()) << ranks << " ranks: the file is split";
+  }
+  expect_same_for_all_ranks(dir, {big});
+  const std::string single = stats_counts(dir.path("single/stats.json"));
+  size_t broken = 0;
+  for (size_t at = 0; (at = body.find("broken record", at)) != std::string::npos; ++at) ++broken;
+  ASSERT_GE(broken, 3u);
+  EXPECT_NE(single.find("\"skipped\": " + std::to_string(broken) + ","), std::string::npos) << single;
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    EXPECT_EQ(stats_counts(dir.path("ranks" + std::to_string(ranks) + "/stats.json")), single) << ranks << " ranks";
+  }
+}
+
+/// Every file under `root`, by its path there, with its bytes.
+std::map<std::string, std::string> tree(const std::string& root) {
+  std::map<std::string, std::string> files;
+  if (!std::filesystem::exists(root)) return files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.is_regular_file()) {
+      files[std::filesystem::relative(e.path(), root).generic_string()] = test_support::read_file(e.path().string());
+    }
+  }
+  return files;
+}
+
+/// dedup with --output-dir OUT/kept (and --removed, --clusters), over mpirun with `ranks`
+/// ranks, or directly when 0. Returns the exit code; `err` gets stderr.
+int dedup_to_dir(const std::vector<std::string>& inputs, const std::string& out, int ranks, const std::string& extra,
+                 std::string* err) {
+  std::filesystem::create_directories(out);
+  std::string command = test_support::program_path() + " dedup --quiet --output-dir " + out + "/kept --removed " +
+                        out + "/removed.tsv --clusters " + out + "/clusters.jsonl " + extra;
+  for (const auto& in : inputs) command += " " + in;
+  if (ranks > 0) {
+    command = std::string(GPUDEDUP_MPIEXEC) + " --oversubscribe --allow-run-as-root -np " + std::to_string(ranks) +
+              " " + command;
+  }
+  const int code = test_support::run_shell(command + " 2>" + out + "/stderr.log");
+  *err = test_support::read_file(out + "/stderr.log");
+  return code;
+}
+
 // A bad record under --strict in the last shard (read by the last rank): the job ends
-// with that rank's number and the file:line, a non-zero exit, and no output at all.
+// with that rank's number and the file:line, a non-zero exit, and no output at all
+// (with --output-dir: not a file of any rank, nor a part).
 TEST(MpiDedup, FailingRankEndsTheJobWithNoOutput) {
   SKIP_WITHOUT_MPI();
   TempDir dir;
@@ -219,6 +403,32 @@ TEST(MpiDedup, FailingRankEndsTheJobWithNoOutput) {
   for (const auto& entry : std::filesystem::directory_iterator(out)) {
     EXPECT_EQ(entry.path().filename(), "stderr.log") << "left behind: " << entry.path();
   }
+  EXPECT_NE(dedup_to_dir(shards, dir.path("dir"), 3, "--strict", &err), 0);
+  EXPECT_NE(err.find("rank 2 of 3"), std::string::npos) << err;
+  const auto left = tree(dir.path("dir"));
+  EXPECT_EQ(left.size(), 1u) << "left behind: " << (left.empty() ? "" : left.rbegin()->first);
+}
+
+// The same in the last range of one large file: the message gives the file's line number,
+// which the rank counts from the newlines of the ranges before its own.
+TEST(MpiDedup, FailingRangeNamesTheFilesLine) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::mt19937_64 rng(5);
+  std::string body;
+  for (int d = 0; d < 90; ++d) body += json_line(join(random_words(rng, 30)));
+  const size_t bad_line = 87;
+  size_t at = 0;
+  for (size_t l = 1; l < bad_line; ++l) at = body.find('\n', at) + 1;
+  body.insert(at, "{\"text\": broken\n");
+  const std::string out = dir.path("out");
+  std::string err;
+  EXPECT_NE(dedup({dir.write("big.jsonl", body)}, out, 3, "--strict", &err), 0);
+  EXPECT_NE(err.find("rank 2 of 3"), std::string::npos) << err;
+  EXPECT_NE(err.find("big.jsonl:" + std::to_string(bad_line) + ":"), std::string::npos) << err;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    EXPECT_EQ(entry.path().filename(), "stderr.log") << "left behind: " << entry.path();
+  }
 }
 
 TEST(MpiDedup, RefusesOtherMethodsAndPairs) {
@@ -232,23 +442,63 @@ TEST(MpiDedup, RefusesOtherMethodsAndPairs) {
   EXPECT_NE(err.find("--pairs is not written under MPI"), std::string::npos) << err;
 }
 
-// One output per input file, or a compressed output, would need the ranks' parts joined
-// per file or per compressed frame: refused before any work, naming the option.
-TEST(MpiDedup, RefusesOutputDirAndCompressedOutput) {
+// A compressed output would need the ranks' parts joined as compressed frames: refused
+// before any work, naming the option.
+TEST(MpiDedup, RefusesCompressedOutput) {
   SKIP_WITHOUT_MPI();
   TempDir dir;
   const std::string shard = dir.write("a.jsonl", json_line("one two three") + json_line("one two three"));
   const std::string mpi = std::string(GPUDEDUP_MPIEXEC) + " --oversubscribe --allow-run-as-root -np 2 " +
                           test_support::program_path() + " dedup --quiet " + shard;
   const std::string log = dir.path("stderr.log");
-  EXPECT_NE(test_support::run_shell(mpi + " --output-dir " + dir.path("out") + " 2>" + log), 0);
-  std::string err = test_support::read_file(log);
-  EXPECT_NE(err.find("--output-dir is not written under MPI"), std::string::npos) << err;
-  EXPECT_FALSE(std::filesystem::exists(dir.path("out")));
   EXPECT_NE(test_support::run_shell(mpi + " -o " + dir.path("kept.jsonl.zst") + " 2>" + log), 0);
-  err = test_support::read_file(log);
+  const std::string err = test_support::read_file(log);
   EXPECT_NE(err.find("a compressed output (.zst, .gz) is not written under MPI"), std::string::npos) << err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("kept.jsonl.zst")));
+}
+
+// --output-dir under MPI: each rank writes the outputs of the inputs it read (a folder's
+// files, a gzip file compressed again by its name), rank 0 joins the ranges of a split
+// file; the outputs are those of one process for 1-4 ranks.
+TEST(MpiDedup, OutputDirEqualsSingleProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::mt19937_64 rng(9);
+  const auto spanning = random_words(rng, 60);
+  auto body = [&](int docs) {
+    std::string text;
+    for (int d = 0; d < docs; ++d) {
+      text += json_line(d % 4 == 1 ? join(near_copy(rng, spanning, 1)) : join(random_words(rng, 40)));
+    }
+    return text;
+  };
+  dir.write("in/folder/a.jsonl", body(20));
+  dir.write("in/folder/sub/b.jsonl", body(15));
+  dir.write("in/folder/c.txt", join(near_copy(rng, spanning, 0)));  // one document
+  dir.write("in/small.jsonl", body(12));
+  dir.write("in/packed.jsonl", body(25));
+  ASSERT_EQ(test_support::run_shell("gzip -n " + dir.path("in/packed.jsonl")), 0);
+  dir.write("in/big.jsonl", body(150));
+  const std::vector<std::string> inputs = {dir.path("in/folder"), dir.path("in/small.jsonl"),
+                                           dir.path("in/packed.jsonl.gz"), dir.path("in/big.jsonl")};
+  std::string err;
+  ASSERT_EQ(dedup_to_dir(inputs, dir.path("single"), 0, "", &err), 0) << err;
+  const auto single = tree(dir.path("single"));
+  ASSERT_EQ(single.count("kept/big.jsonl"), 1u);
+  ASSERT_EQ(single.count("kept/packed.jsonl.gz"), 1u);
+  ASSERT_EQ(single.count("kept/sub/b.jsonl"), 1u);
+  ASSERT_NE(single.at("removed.tsv"), "");
+  for (int n = 1; n <= 4; ++n) {
+    const std::string out = dir.path("ranks" + std::to_string(n));
+    ASSERT_EQ(dedup_to_dir(inputs, out, n, "", &err), 0) << err;
+    auto got = tree(out);
+    got["stderr.log"] = single.at("stderr.log");
+    for (const auto& [name, bytes] : single) {
+      EXPECT_EQ(got.count(name), 1u) << name << " missing with " << n << " ranks";
+      EXPECT_TRUE(got[name] == bytes) << name << " differs with " << n << " ranks";
+    }
+    EXPECT_EQ(got.size(), single.size()) << n << " ranks";
+  }
 }
 
 }  // namespace
