@@ -9,7 +9,8 @@
 #include "gpudedup/detail/minhash.hpp"
 #include "host/core/parallel_errors.hpp"
 #include "host/core/radix_sort.hpp"
-#include "host/minhash/bucket_walk.hpp"
+#include "host/core/union_find.hpp"
+#include "gpudedup/detail/buckets.hpp"
 
 namespace gpudedup::mpi {
 namespace {
@@ -28,11 +29,10 @@ int key_owner(uint64_t key, int ranks) { return int(((key * 0x9E3779B97F4A7C15ul
 
 }  // namespace
 
-std::vector<Edge> owned_candidates(Exchange& ex, const LocalCorpus& corpus, const LshParams& lsh,
-                                   uint64_t* candidates) {
+OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const LshParams& lsh, uint64_t* candidates) {
   const Signatures& sigs = corpus.signatures;
   const size_t n = sigs.size();
-  std::vector<Edge> pairs;
+  OwnedCandidates owned;
   std::vector<KeyDoc> out, scratch;
   std::vector<uint64_t> counts(ex.ranks());
   for (uint32_t band = 0; band < lsh.bands; ++band) {
@@ -56,32 +56,54 @@ std::vector<Edge> owned_candidates(Exchange& ex, const LocalCorpus& corpus, cons
     // members ascending, as the single-process backend has them.
     std::vector<KeyDoc> mine = ex.all_to_all(out, counts, "band keys");
     detail::radix_sort_by_key(mine, scratch);
-    // Every pair of every bucket: a single process verifies a large bucket's window and
-    // then completes it against the clusters it holds (host/minhash/bucket_completion.hpp),
-    // which needs the global clustering. Both join the components of all the passing
-    // pairs of the bucket, so the answer is the same; here a bucket of s members costs
-    // s(s-1)/2 verifications (docs/scaling.md).
-    *candidates += detail::for_each_bucket_pair(
-        mine.data(), mine.size(), /*every_pair=*/true, [&](uint64_t a, uint64_t b) { pairs.push_back({a, b}); },
-        [](size_t, size_t) {});
+    // A single process verifies a large bucket's window and then completes it against the
+    // clusters it holds (host/minhash/bucket_completion.hpp), which needs the global
+    // clustering. Both join the components of all the passing pairs of the bucket, so
+    // the ranks walk those pairs (verify_candidates) and the answer is the same.
+    for (size_t lo = 0; lo < mine.size();) {
+      size_t hi = lo + 1;
+      while (hi < mine.size() && mine[hi].key == mine[lo].key) ++hi;
+      const uint64_t s = hi - lo;
+      *candidates += detail::bucket_pair_count(s, /*every_pair=*/true);
+      if (s > detail::all_pairs_bucket_limit) {
+        std::vector<uint64_t> members(s);
+        for (uint64_t i = 0; i < s; ++i) members[i] = mine[lo + i].doc;
+        owned.large_buckets.push_back(std::move(members));
+      } else {
+        for (size_t j = lo + 1; j < hi; ++j) {
+          for (size_t i = lo; i < j; ++i) owned.pairs.push_back({mine[i].doc, mine[j].doc});
+        }
+      }
+      lo = hi;
+    }
   }
-  sort_unique(pairs);
-  return pairs;
+  sort_unique(owned.pairs);
+  sort_unique(owned.large_buckets);  // near-copies share their bucket in many bands
+  return owned;
 }
 
 std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
-                                    const detail::SketchSpec& spec, std::vector<Edge> candidates) {
+                                    const detail::SketchSpec& spec, OwnedCandidates candidates) {
   const Config& c = spec.config;
-  if (c.verify == VerifyMode::none) return candidates;
-  const std::vector<uint64_t> want = endpoints(candidates);
-  // One row per document: its P signature values, then its set size.
+  std::vector<Edge>& pairs = candidates.pairs;
+  const bool verify = c.verify != VerifyMode::none;
+  std::vector<uint64_t> want = verify ? endpoints(pairs) : std::vector<uint64_t>{};
+  if (verify) {
+    for (const auto& bucket : candidates.large_buckets) want.insert(want.end(), bucket.begin(), bucket.end());
+    sort_unique(want);
+  }
+  // One row per document: its P signature values, then its set size (every rank takes
+  // part in the fetch, whether it has candidates or not).
   const uint32_t P = c.minhash.num_perm;
-  const std::vector<uint32_t> rows = fetch_from_owners<uint32_t>(
-      ex, firsts, want, P + 1, "signatures", [&](uint64_t d, uint32_t* row) {
-        const size_t local = size_t(d - corpus.first);
-        std::copy(corpus.signatures.row(local), corpus.signatures.row(local) + P, row);
-        row[P] = corpus.set_sizes[local];
-      });
+  const std::vector<uint32_t> rows =
+      verify ? fetch_from_owners<uint32_t>(ex, firsts, want, P + 1, "signatures",
+                                           [&](uint64_t d, uint32_t* row) {
+                                             const size_t local = size_t(d - corpus.first);
+                                             std::copy(corpus.signatures.row(local),
+                                                       corpus.signatures.row(local) + P, row);
+                                             row[P] = corpus.set_sizes[local];
+                                           })
+             : std::vector<uint32_t>{};
   Signatures fetched;
   fetched.num_perm = P;
   fetched.values.resize(want.size() * P);
@@ -92,22 +114,46 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   }
   const detail::CorpusView view{&fetched, &sizes, nullptr};
   auto index = [&](uint64_t d) { return uint32_t(std::lower_bound(want.begin(), want.end(), d) - want.begin()); };
-  // Each pair on its own: the pairs split across the CPU cores (pair_similarity is pure).
-  std::vector<uint8_t> pass(candidates.size());
-  const int64_t n = int64_t(candidates.size());
+  auto passes = [&](uint64_t a, uint64_t b) {
+    return !verify || detail::pair_similarity(spec, view, index(a), index(b)) >= c.threshold;
+  };
+  const int threads = c.threads > 0 ? c.threads : omp_get_max_threads();
   detail::ParallelErrors errors;
-#pragma omp parallel for schedule(static, verify_chunk) num_threads(c.threads > 0 ? c.threads : omp_get_max_threads())
-  for (int64_t i = 0; i < n; ++i) errors.run([&] {
-    const Edge& e = candidates[size_t(i)];
-    pass[size_t(i)] = detail::pair_similarity(spec, view, index(e.a), index(e.b)) >= c.threshold;
+
+  // Listed pairs, each on its own: they split across the CPU cores (pair_similarity is pure).
+  std::vector<uint8_t> pass(pairs.size());
+  const int64_t n = int64_t(pairs.size());
+#pragma omp parallel for schedule(static, verify_chunk) num_threads(threads)
+  for (int64_t i = 0; i < n; ++i) errors.run([&] { pass[size_t(i)] = passes(pairs[size_t(i)].a, pairs[size_t(i)].b); });
+  errors.rethrow();
+  std::vector<Edge> edges;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (pass[i]) edges.push_back(pairs[i]);
+  }
+  pairs = {};
+
+  // Large buckets, one per thread at a time: the pairs in the single-process order, each
+  // verified only while its members are in different components of the bucket's own
+  // union-find, whose joins are the edges (a spanning forest of the passing pairs).
+  const auto& large = candidates.large_buckets;
+  std::vector<std::vector<Edge>> forests(large.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (int64_t b = 0; b < int64_t(large.size()); ++b) errors.run([&] {
+    const std::vector<uint64_t>& members = large[size_t(b)];
+    detail::UnionFind apart(members.size());
+    for (uint32_t j = 1; j < members.size(); ++j) {
+      for (uint32_t i = 0; i < j; ++i) {
+        if (apart.find(i) != apart.find(j) && passes(members[i], members[j])) {
+          apart.unite(i, j);
+          forests[size_t(b)].push_back({members[i], members[j]});
+        }
+      }
+    }
   });
   errors.rethrow();
-  size_t kept = 0;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    if (pass[i]) candidates[kept++] = candidates[i];
-  }
-  candidates.resize(kept);
-  return candidates;
+  for (const auto& forest : forests) edges.insert(edges.end(), forest.begin(), forest.end());
+  sort_unique(edges);
+  return edges;
 }
 
 }  // namespace gpudedup::mpi

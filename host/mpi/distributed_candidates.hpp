@@ -19,16 +19,26 @@ struct LocalCorpus {
   std::vector<uint32_t> set_sizes;  ///< 0: an empty document, in no bucket
 };
 
-/// The distinct candidate pairs of the buckets whose keys this rank owns, over all bands.
-/// Adds to *candidates the number of candidate pairs counted as the single-process
-/// engine counts them (each band's pairs, a pair found in two bands twice).
-std::vector<Edge> owned_candidates(Exchange& ex, const LocalCorpus& corpus, const LshParams& lsh,
-                                   uint64_t* candidates);
+/// The candidates of the buckets whose keys this rank owns, over all bands: every pair of
+/// a bucket of up to detail::all_pairs_bucket_limit members, and the member lists of the
+/// larger buckets, whose pairs are walked during verification instead of being listed
+/// (a bucket of s members has s(s-1)/2 pairs: 10 M for a family of 4,500 near-copies).
+struct OwnedCandidates {
+  std::vector<Edge> pairs;                          ///< distinct, ascending
+  std::vector<std::vector<uint64_t>> large_buckets; ///< members ascending; distinct lists
+};
 
-/// The candidates that pass verification under the spec's config (estimate: the
-/// signatures, fetched from their owners; none: all). Exact verification needs the
-/// shingle sets and is refused before the job starts.
+/// Adds to *candidates the number of candidate pairs counted as the single-process
+/// engine counts them with every pair of every bucket (a pair in two bands twice).
+OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const LshParams& lsh, uint64_t* candidates);
+
+/// The edges that join the same components as every passing candidate pair under the
+/// spec's config (estimate: the signatures, fetched from their owners; none: all pass):
+/// each listed pair that passes, and for each large bucket a spanning forest of its
+/// passing pairs — a pair is verified only while its members are apart, so a bucket of
+/// near-copies costs about s verifications and O(s) memory. Exact verification needs
+/// the shingle sets and is refused before the job starts.
 std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
-                                    const detail::SketchSpec& spec, std::vector<Edge> candidates);
+                                    const detail::SketchSpec& spec, OwnedCandidates candidates);
 
 }  // namespace gpudedup::mpi

@@ -129,8 +129,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // Candidates, verification, components.
   auto t0 = stage_clock::now();
   uint64_t candidates = 0;
-  std::vector<Edge> edges = owned_candidates(ex, in.corpus, lsh, &candidates);
-  edges = verify_candidates(ex, firsts, in.corpus, spec, std::move(edges));
+  std::vector<Edge> edges = verify_candidates(ex, firsts, in.corpus, spec, owned_candidates(ex, in.corpus, lsh, &candidates));
   const double seconds_candidates = seconds_since(t0);
   t0 = stage_clock::now();
   ComponentRounds rounds;
