@@ -2,8 +2,11 @@
 // input again: pairs (a, b), a < b, are cut into groups whose earlier documents' shingle
 // sets fit the byte budget; each group is one sequential pass that shingles a document
 // when it comes, verifies it against the held sets of its earlier partners and holds its
-// own set only while a later partner is still to come.
+// own set only while a later partner is still to come. Replayed texts are shingled in
+// chunks on every thread, then taken in input order.
 #include "host/minhash/borderline_verify.hpp"
+
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,12 +15,65 @@
 
 #include "gpudedup/detail/similarity.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/core/parallel_errors.hpp"
 
 namespace gpudedup::detail {
 
 namespace {
 
 bool by_a_then_b(const ScoredPair& x, const ScoredPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
+
+/// Text bytes of replayed documents shingled together, on every thread: the shingling
+/// (normalize, hash, sort) is the exact check's main cost. Their sets are at most about
+/// 8 bytes per text byte, so a chunk holds at most ~72 MiB.
+constexpr size_t replay_chunk_bytes = size_t(8) << 20;
+
+/// Replayed documents gathered until a chunk is full, then shingled in parallel and
+/// handed on in input order.
+class ReplayChunk {
+ public:
+  explicit ReplayChunk(const SketchSpec& spec) : spec_(spec) {}
+
+  /// Copies the text; true when the chunk is full.
+  bool add(uint32_t doc, std::string_view text) {
+    docs_.push_back(doc);
+    text_.insert(text_.end(), text.begin(), text.end());
+    ends_.push_back(text_.size());
+    return text_.size() >= replay_chunk_bytes;
+  }
+
+  /// take(doc, set) for every document gathered, in order; then empty.
+  template <class Take>
+  void flush(Take&& take) {
+    const int64_t n = int64_t(docs_.size());
+    sets_.resize(docs_.size());
+    const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
+    ParallelErrors errors;
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<uint8_t> scratch;
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t i = 0; i < n; ++i) errors.run([&] {
+        const size_t from = i == 0 ? 0 : ends_[size_t(i) - 1];
+        shingle_set(spec_.shingles, std::string_view(text_.data() + from, ends_[size_t(i)] - from), scratch,
+                    sets_[size_t(i)]);
+      });
+    }
+    errors.rethrow();
+    for (size_t i = 0; i < docs_.size(); ++i) take(docs_[i], sets_[i]);
+    docs_.clear();
+    text_.clear();
+    ends_.clear();
+    sets_.clear();
+  }
+
+ private:
+  const SketchSpec& spec_;
+  std::vector<uint32_t> docs_;
+  std::vector<char> text_;
+  std::vector<size_t> ends_;
+  std::vector<std::vector<uint64_t>> sets_;
+};
 
 }  // namespace
 
@@ -91,8 +147,7 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, co
                                         const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out) {
   const size_t docs = set_sizes.size();
   std::vector<uint8_t> wanted(docs, 0);
-  std::vector<uint8_t> scratch;
-  std::vector<uint64_t> set;
+  ReplayChunk chunk(spec_);
   for (size_t lo = 0; lo < pairs.size();) {
     // One group: whole runs of equal a, while their sets fit the budget (at least one a).
     size_t hi = lo;
@@ -117,11 +172,10 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, co
                      [](const ScoredPair& x, const ScoredPair& y) { return x.b != y.b ? x.b < y.b : x.a < y.a; });
     std::unordered_map<uint32_t, std::vector<uint64_t>> held;
     size_t next = 0;
-    replay(wanted, [&](uint64_t document, std::string_view text) {
-      if (document >= docs || !wanted[document]) return;
-      const uint32_t d = uint32_t(document);
+    // Documents in input order: verified against their held earlier partners, then held
+    // while a later partner is to come.
+    auto take = [&](uint32_t d, std::vector<uint64_t>& set) {
       ++stats_.documents;
-      shingle_set(spec_.shingles, text, scratch, set);
       for (; next < by_b.size() && by_b[next].b == d; ++next) {
         const ScoredPair& p = by_b[next];
         const auto a = held.find(p.a);
@@ -137,8 +191,13 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, co
         if (last_partner[p.a] == d) held.erase(a);
       }
       const auto own = last_partner.find(d);
-      if (own != last_partner.end() && own->second > d) held[d] = set;
+      if (own != last_partner.end() && own->second > d) held[d] = std::move(set);
+    };
+    replay(wanted, [&](uint64_t document, std::string_view text) {
+      if (document >= docs || !wanted[document]) return;
+      if (chunk.add(uint32_t(document), text)) chunk.flush(take);
     });
+    chunk.flush(take);
     ++stats_.passes;
     if (next != by_b.size()) {
       throw data_error("the input changed since it was read: document " + std::to_string(by_b[next].b) +
