@@ -23,6 +23,14 @@ namespace {
 
 bool by_a_then_b(const ScoredPair& x, const ScoredPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 
+/// Sorted by (a, b), each pair once (a pair's estimate is the same in every band).
+void make_distinct(std::vector<ScoredPair>& pairs) {
+  std::sort(pairs.begin(), pairs.end(), by_a_then_b);
+  pairs.erase(std::unique(pairs.begin(), pairs.end(),
+                          [](const ScoredPair& x, const ScoredPair& y) { return x.a == y.a && x.b == y.b; }),
+              pairs.end());
+}
+
 /// Text bytes of replayed documents shingled together, on every thread: the shingling
 /// (normalize, hash, sort) is the exact check's main cost. Their sets are at most about
 /// 8 bytes per text byte, so a chunk holds at most ~72 MiB.
@@ -112,6 +120,15 @@ Verdict BorderlineVerifier::classify(const CorpusView& corpus, uint32_t a, uint3
   return band_.classify(estimated_jaccard(sigs.row(a), sigs.row(b), sigs.num_perm), sizes[a], sizes[b]);
 }
 
+void BorderlineVerifier::defer(uint32_t a, uint32_t b, double similarity) {
+  // At least this many pairs (16 MiB) before the list is made distinct.
+  constexpr size_t first_distinct = size_t(1) << 20;
+  deferred_.push_back({a, b, similarity});
+  if (deferred_.size() < std::max(first_distinct, 2 * distinct_at_)) return;
+  make_distinct(deferred_);
+  distinct_at_ = deferred_.size();
+}
+
 void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out) {
   if (uf.unite(p.a, p.b) || spec_.config.all_pairs) out.push_back(p);
 }
@@ -122,10 +139,8 @@ void BorderlineVerifier::decide(const std::vector<uint32_t>& set_sizes, const Te
   // were found: only the distinct pairs still apart matter, the same on every backend.
   std::vector<ScoredPair> pairs;
   pairs.swap(deferred_);
-  std::sort(pairs.begin(), pairs.end(), by_a_then_b);
-  pairs.erase(std::unique(pairs.begin(), pairs.end(),
-                          [](const ScoredPair& x, const ScoredPair& y) { return x.a == y.a && x.b == y.b; }),
-              pairs.end());
+  distinct_at_ = 0;
+  make_distinct(pairs);
   if (!spec_.config.all_pairs) {
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
                                [&](const ScoredPair& p) { return uf.find(p.a) == uf.find(p.b); }),
@@ -191,7 +206,9 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, co
         if (last_partner[p.a] == d) held.erase(a);
       }
       const auto own = last_partner.find(d);
-      if (own != last_partner.end() && own->second > d) held[d] = std::move(set);
+      // Copied at its size: the budget counts distinct shingles, the built vector's
+      // capacity is every shingle of the text.
+      if (own != last_partner.end() && own->second > d) held[d].assign(set.begin(), set.end());
     };
     replay(wanted, [&](uint64_t document, std::string_view text) {
       if (document >= docs || !wanted[document]) return;

@@ -62,8 +62,9 @@ class BorderlineVerifier {
   const BorderlineBand& band() const { return band_; }
   /// The verdict of candidate (a, b), whose estimated similarity is `similarity`.
   Verdict classify(const CorpusView& corpus, uint32_t a, uint32_t b, double similarity) const;
-  /// Keeps a borderline pair (a < b) for decide().
-  void defer(uint32_t a, uint32_t b, double similarity) { deferred_.push_back({a, b, similarity}); }
+  /// Keeps a borderline pair (a < b) for decide(). The same pair comes from several
+  /// bands: the list is made distinct whenever it has doubled since it last was.
+  void defer(uint32_t a, uint32_t b, double similarity);
 
   /// Decides every deferred pair whose documents are not joined yet (all of them with
   /// Config::all_pairs): by exact similarity when `replay` is given, else by the estimate
@@ -86,6 +87,7 @@ class BorderlineVerifier {
   BorderlineBand band_;
   uint64_t set_budget_;
   std::vector<ScoredPair> deferred_;
+  size_t distinct_at_ = 0;  // deferred_.size() when last made distinct
   BorderlineStats stats_;
 };
 

@@ -221,4 +221,18 @@ TEST(BorderlineVerify, AReplayThatLosesADocumentIsAnInputChangedError) {
   }
 }
 
+TEST(BorderlineVerify, APairFoundInManyBandsIsKeptAndDecidedOnce) {
+  // 3 M deferrals of 10 pairs: the list is made distinct as it grows (from 2^20 entries).
+  detail::BorderlineVerifier v(detail::make_sketch_spec(cpu(VerifyMode::automatic)));
+  for (int rep = 0; rep < 300000; ++rep)
+    for (uint32_t k = 0; k < 10; ++k) v.defer(2 * k, 2 * k + 1, k % 2 ? 0.81 : 0.79);
+  detail::UnionFind uf(20);
+  std::vector<ScoredPair> out;
+  v.decide(std::vector<uint32_t>(20, 100), nullptr, uf, out);
+  EXPECT_EQ(v.stats().pairs, 10u);
+  EXPECT_EQ(v.stats().by_estimate, 10u);  // no replay: the estimate against 0.8
+  ASSERT_EQ(out.size(), 5u);
+  for (const auto& p : out) EXPECT_EQ(p.a % 4, 2u) << p.a;  // the odd k: 0.81
+}
+
 }  // namespace
