@@ -64,6 +64,24 @@ TEST(CliVerifyAuto, BorderlinePairsAreReadAgainFromFilesGzipAndStdin) {
   EXPECT_NE(pair_ids(dir.path("estimate.tsv")), file);  // the estimate errs near the threshold here
 }
 
+TEST(CliVerifyAuto, TheStagedRouteHasNoTextsAndDecidesBorderlinePairsByTheEstimate) {
+  test_support::TempDir dir;
+  const std::string corpus =
+      dir.write("in.jsonl", test_support::near_threshold_jsonl(test_support::near_threshold_pairs(17, 300)));
+  const std::string common = " --backend cpu --quiet";
+  auto r = run_cli("sketch --input-format jsonl --id-field id --seed 3 --quiet " + corpus + " -o " + dir.path("s.sketch"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_cli("dedup --from-sketches " + dir.path("s.sketch") + common + " --clusters " + dir.path("staged.jsonl") +
+              " --stats " + dir.path("staged.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_cli("dedup " + corpus + " --id-field id --seed 3 --verify estimate" + common + " --clusters " +
+              dir.path("estimate.jsonl"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_GT(stat(dir.path("staged.json"), "verify_by_estimate"), 0);
+  EXPECT_EQ(stat(dir.path("staged.json"), "verify_exact_pairs"), 0);
+  EXPECT_EQ(read_file(dir.path("staged.jsonl")), read_file(dir.path("estimate.jsonl")));
+}
+
 TEST(CliVerifyAuto, SimHashRefusesAutoNamingTheOption) {
   test_support::TempDir dir;
   const std::string corpus = dir.write("in.txt", "a b c d\na b c e\n");
