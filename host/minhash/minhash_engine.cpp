@@ -247,12 +247,16 @@ std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
                      (unsigned long long)r.candidate_pairs)};
   if (s.borderline) {
     const detail::BorderlineStats& b = s.borderline->stats();
-    lines.push_back(detail::format(
-        "verify auto: %llu pairs within %.4f of the threshold; %llu verified exactly (%llu passed, %llu documents "
-        "read again in %llu passes), %llu decided by the estimate (no texts to read again)",
-        (unsigned long long)b.pairs, s.borderline->band().margin, (unsigned long long)b.verified,
-        (unsigned long long)b.passed, (unsigned long long)b.documents, (unsigned long long)b.passes,
-        (unsigned long long)b.by_estimate));
+    const unsigned long long pairs = b.pairs;
+    const double margin = s.borderline->band().margin;
+    lines.push_back(b.by_estimate > 0
+                        ? detail::format("verify auto: %llu pairs within %.4f of the threshold, decided by the estimate "
+                                         "(no texts to read again)",
+                                         pairs, margin)
+                        : detail::format("verify auto: %llu pairs within %.4f of the threshold; %llu verified exactly "
+                                         "(%llu passed; %llu documents read again in %llu passes)",
+                                         pairs, margin, (unsigned long long)b.verified, (unsigned long long)b.passed,
+                                         (unsigned long long)b.documents, (unsigned long long)b.passes));
   }
   return lines;
 }
