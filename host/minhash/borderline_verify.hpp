@@ -18,7 +18,7 @@ namespace gpudedup::detail {
 /// Standard deviations of the estimator on each side of the threshold that make a pair
 /// borderline. The estimate of P values has sd sqrt(J(1-J)/P); a pair outside 3 sd of
 /// the threshold is on the wrong side of it with probability about 0.1% (normal tail),
-/// and such pairs are mostly far from it in truth (J 0.70 read as 0.80 is 4 sd at P=256).
+/// and such pairs are mostly far from it in truth (J 0.70 read as 0.80 is 3.5 sd at P=256).
 constexpr double borderline_sigmas = 3.0;
 
 /// Bytes of shingle sets (8 per distinct shingle) one exact pass holds: the sets of the
