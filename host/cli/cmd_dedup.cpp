@@ -46,9 +46,11 @@ void add_dedup_options(cxxopts::Options& o) {
     ("threshold", "similarity threshold in (0, 1]", cxxopts::value<double>()->default_value("0.8"))
     ("bands", "LSH bands b (with --rows; default: chosen for the threshold)", cxxopts::value<int64_t>())
     ("rows", "LSH rows per band r", cxxopts::value<int64_t>())
-    ("verify", "estimate (signature agreement), exact (shingle sets) or none; simhash: verify its "
-               "candidates by Jaccard >= --threshold (default there: none)",
-     cxxopts::value<std::string>()->default_value("estimate"))
+    ("verify", "auto (the estimate, and pairs within 3 standard deviations of the threshold checked by "
+               "exact Jaccard of texts read again), estimate (signature agreement), exact (shingle sets kept) "
+               "or none; simhash: verify its candidates by Jaccard >= --threshold (exact or estimate; default "
+               "there: none)",
+     cxxopts::value<std::string>()->default_value("auto"))
     ("similarity", "jaccard, containment (max of both directions), containment-a (share of the earlier "
                    "document in the later) or containment-b (share of the later in the earlier)",
      cxxopts::value<std::string>()->default_value("jaccard"))

@@ -57,7 +57,7 @@ SimHashConfig read_simhash_options(const cxxopts::ParseResult& r) {
              "--meta-weight needs --meta-field NAME (without metadata the score is 1/(1+hamming))");
   c.meta_weight = get_unit(r, "meta-weight");
   c.min_score = get_unit(r, "min-score");
-  // SimHash verifies only when asked: dedup's --verify default (estimate) is MinHash's.
+  // SimHash verifies only when asked: dedup's --verify default (auto) is MinHash's.
   if (r.count("verify")) c.verify = enum_option<VerifyMode>(r, "verify");
   // Features: k-grams when the user asked for shingles explicitly, else word tokens.
   // (count() is 0 for an option left at its default or not registered by the command.)

@@ -58,8 +58,8 @@ std::string names_of() {
 
 GD_ENUM_NAMES(Backend, {Backend::automatic, "auto"}, {Backend::cpu, "cpu"}, {Backend::cuda, "cuda"})
 GD_ENUM_NAMES(ShingleKind, {ShingleKind::chars, "char"}, {ShingleKind::words, "word"})
-GD_ENUM_NAMES(VerifyMode, {VerifyMode::estimate, "estimate"}, {VerifyMode::exact, "exact"},
-              {VerifyMode::none, "none"})
+GD_ENUM_NAMES(VerifyMode, {VerifyMode::automatic, "auto"}, {VerifyMode::estimate, "estimate"},
+              {VerifyMode::exact, "exact"}, {VerifyMode::none, "none"})
 GD_ENUM_NAMES(Similarity, {Similarity::jaccard, "jaccard"}, {Similarity::containment, "containment"},
               {Similarity::containment_a, "containment-a"}, {Similarity::containment_b, "containment-b"})
 GD_ENUM_NAMES(BloomMeasure, {BloomMeasure::cosine, "cosine"}, {BloomMeasure::overlap, "overlap"},

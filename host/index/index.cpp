@@ -314,8 +314,10 @@ Index Index::create(const std::string& dir, const Config& config) {
   GD_EXPECTS(config.method == "minhash", "an index uses `method` minhash, got " + config.method);
   GD_EXPECTS(config.sampling.kind == SampleKind::none,
              "an index keeps MinHash signatures of whole shingle sets: `sampling.kind` is not supported");
-  GD_EXPECTS(config.verify == VerifyMode::estimate,
-             "an index verifies by estimated similarity (`verify` estimate): it keeps signatures, not shingle sets");
+  // auto (the default) is the estimate here: the index keeps no text to read again.
+  GD_EXPECTS(config.verify == VerifyMode::estimate || config.verify == VerifyMode::automatic,
+             "an index verifies by estimated similarity (`verify` estimate, or auto, which is the estimate there): "
+             "it keeps signatures, not shingle sets");
   GD_EXPECTS(config.similarity == Similarity::jaccard || config.similarity == Similarity::containment,
              std::string("an index answers by jaccard or containment, not `similarity` ") + to_string(config.similarity));
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {

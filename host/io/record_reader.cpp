@@ -279,6 +279,53 @@ void RecordReader::write_kept_parquet(size_t file, const std::vector<uint8_t>& k
   if (rows != input.records) throw changed_between_passes(input.records, rows);
 }
 
+void RecordReader::read_texts(const std::vector<uint8_t>& wanted,
+                              const std::function<void(uint64_t record, std::string_view text)>& use) {
+  auto& m = *impl_;
+  GD_EXPECTS(m.exhausted, "RecordReader::read_texts: read the input to the end with next() first");
+  io::JsonlParser parser(io::FieldNames{m.options.text_field, m.options.id_field, m.options.meta_field});
+  io::RecordFields fields;
+  std::string problem;
+  auto wants = [&](uint64_t r) { return r < wanted.size() && wanted[r]; };
+  uint64_t number = 0;
+  for (io::Input& input : m.inputs) {
+    const uint64_t first = number, end = number + input.records;
+    number = end;
+    bool any = false;
+    for (uint64_t r = first; r < end && !any; ++r) any = wants(r);
+    if (!any) continue;  // not opened at all
+    if (input.format == InputFormat::parquet) {
+      io::ParquetRecords rows(input.path, io::ParquetColumns{m.options.text_field, m.options.id_field});
+      InputBatch batch;
+      uint64_t at = first;
+      bool more = true;
+      while (more && at < end) {
+        batch.clear();
+        more = rows.fill(batch, 4096, io::kDefaultChunkBytes, at, [](const std::string&, uint64_t) {});
+        for (size_t i = 0; i < batch.size(); ++i) {
+          if (wants(batch.records[i])) use(batch.records[i], batch.docs.text(i));
+        }
+      }
+      if (at < end) throw changed_between_passes(end, at);
+      continue;
+    }
+    auto cursor = io::open_cursor(input, false, io::kDefaultChunkBytes);
+    io::RawRecord raw;
+    for (uint64_t r = first; r < end; ++r) {
+      if (!cursor->next(raw)) throw changed_between_passes(m.stats.records, r);
+      if (!wants(r)) continue;
+      if (input.format != InputFormat::jsonl) {
+        use(r, raw.bytes);
+      } else if (parser.parse(raw.bytes, fields, problem)) {
+        use(r, fields.text);
+      } else {
+        throw data_error(std::string(raw.name) + ":" + std::to_string(raw.line) + " changed between the passes (" +
+                         problem + "); do not modify the input files while gpudedup runs");
+      }
+    }
+  }
+}
+
 std::vector<InputFile> RecordReader::files() const {
   std::vector<InputFile> files;
   files.reserve(impl_->inputs.size());

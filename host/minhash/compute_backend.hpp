@@ -12,4 +12,8 @@ namespace gpudedup::detail {
 /// The spec of a config: shingles and the MinHash permutations.
 SketchSpec make_sketch_spec(const Config& config);
 
+/// The similarity (Config::similarity) of two sorted shingle-hash sets as --verify exact
+/// computes it: Broder's estimators for bottom-s samples, the sets' own otherwise.
+double exact_set_similarity(const SketchSpec& spec, const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb);
+
 }  // namespace gpudedup::detail

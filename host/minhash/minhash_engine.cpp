@@ -3,6 +3,7 @@
 #include "gpudedup/minhash.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "gpudedup/errors.hpp"
 #include "host/core/format.hpp"
@@ -10,6 +11,7 @@
 #include "host/device/resolve_backend.hpp"
 #include "host/core/run_numbering.hpp"
 #include "host/core/union_find.hpp"
+#include "host/minhash/borderline_verify.hpp"
 #include "host/minhash/bucket_completion.hpp"
 #include "host/minhash/compute_backend.hpp"
 
@@ -27,12 +29,24 @@ struct MinHashEngine::Impl {
   std::vector<uint32_t> set_sizes;
   ShingleSets sets;
   bool keep_sets = false;
+  std::optional<detail::BorderlineVerifier> borderline;  // --verify auto
+  TextReplay replay;
   StageSeconds seconds;
 
   detail::CorpusView view() const { return {&signatures, &set_sizes, keep_sets ? &sets : nullptr}; }
 
+  /// The verdict of a pair the estimate found: always pass, but under --verify auto (the
+  /// backends then return every pair from the borderline band's floor up).
+  detail::Verdict verdict(uint32_t a, uint32_t b, double similarity) {
+    if (!borderline) return detail::Verdict::pass;
+    const detail::Verdict v = borderline->classify(view(), a, b, similarity);
+    if (v == detail::Verdict::borderline) borderline->defer(a, b, similarity);
+    return v;
+  }
+
   void cluster(const std::vector<ScoredPair>& found, detail::UnionFind& uf, DedupResult& r) {
     for (const auto& p : found) {
+      if (verdict(p.a, p.b, p.similarity) != detail::Verdict::pass) continue;
       if (uf.unite(p.a, p.b) || spec.config.all_pairs) r.pairs.push_back(p);
     }
   }
@@ -44,9 +58,13 @@ struct MinHashEngine::Impl {
     const detail::CorpusView corpus = view();
     const double t = spec.config.threshold;
     const bool accept_all = spec.config.verify == VerifyMode::none;
-    const detail::PairCheck check{
-        [&](uint32_t a, uint32_t b) { return detail::pair_similarity(spec, corpus, a, b); },
-        [&](double s) { return accept_all || s >= t; }};
+    // A borderline pair waits for the exact check: it does not pass here.
+    constexpr double deferred = -1;
+    const detail::PairCheck check{[&](uint32_t a, uint32_t b) {
+                                    const double s = detail::pair_similarity(spec, corpus, a, b);
+                                    return verdict(a, b, s) == detail::Verdict::pass ? s : deferred;
+                                  },
+                                  [&](double s) { return accept_all || s >= t; }};
     for (size_t i = 0; i < windowed.size(); ++i) {
       const uint64_t lo = windowed.offsets[i];
       r.candidate_pairs += detail::complete_bucket(windowed.members.data() + lo, size_t(windowed.offsets[i + 1] - lo),
@@ -72,6 +90,11 @@ struct MinHashEngine::Impl {
       complete_windowed(windowed, uf, r);
       seconds.candidates += seconds_since(t0);
     }
+    if (borderline) {
+      const auto t0 = stage_clock::now();
+      borderline->decide(set_sizes, replay, uf, r.pairs);
+      seconds.candidates += seconds_since(t0);
+    }
     if (all) {  // the same pair can pass in several bands
       std::stable_sort(r.pairs.begin(), r.pairs.end(),
                        [](const ScoredPair& x, const ScoredPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
@@ -90,7 +113,15 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
   auto& s = *impl_;
   s.spec = detail::make_sketch_spec(config);
   s.backend = detail::resolve_backend(config.backend);
-  s.compute = s.backend == Backend::cuda ? detail::make_cuda_backend(s.spec) : detail::make_cpu_backend(s.spec);
+  // Under --verify auto the backends return every pair from the borderline band's floor
+  // up (every candidate for the containments), and the engine sorts them out.
+  detail::SketchSpec backend_spec = s.spec;
+  if (config.verify == VerifyMode::automatic) {
+    s.borderline.emplace(s.spec);
+    backend_spec.config.threshold = s.borderline->band().floor();
+    if (backend_spec.config.threshold <= 0) backend_spec.config.verify = VerifyMode::none;
+  }
+  s.compute = s.backend == Backend::cuda ? detail::make_cuda_backend(backend_spec) : detail::make_cpu_backend(backend_spec);
   s.lsh = config.lsh.bands ? score_lsh_params(config.threshold, config.lsh.bands, config.lsh.rows)
                            : choose_lsh_params(config.threshold, config.minhash.num_perm,
                                                config.lsh.false_positive_weight,
@@ -187,11 +218,45 @@ DedupResult MinHashEngine::finish() {
   return r;
 }
 
+void MinHashEngine::set_text_replay(TextReplay replay) { impl_->replay = std::move(replay); }
+
+std::vector<StatsField> MinHashEngine::stats_fields(const DedupResult&) const {
+  const auto& s = *impl_;
+  std::vector<StatsField> f;  // "verify" itself is a shared entry of the stats file
+  if (!s.borderline) return f;
+  const detail::BorderlineStats& b = s.borderline->stats();
+  auto number = [](uint64_t v) { return std::to_string(v); };
+  f.push_back({"verify_margin", detail::format("%.6f", s.borderline->band().margin)});
+  f.push_back({"verify_borderline_pairs", number(b.pairs)});
+  f.push_back({"verify_exact_pairs", number(b.verified)});
+  f.push_back({"verify_exact_passed", number(b.passed)});
+  f.push_back({"verify_by_estimate", number(b.by_estimate)});
+  f.push_back({"verify_reread_documents", number(b.documents)});
+  f.push_back({"verify_reread_passes", number(b.passes)});
+  return f;
+}
+
 std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
-  const Config& c = impl_->spec.config;
-  return {detail::format("minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs",
-                         c.minhash.num_perm, r.lsh.bands, r.lsh.rows, c.lsh.bands ? "given" : "auto", c.threshold,
-                         (unsigned long long)r.candidate_pairs)};
+  const auto& s = *impl_;
+  const Config& c = s.spec.config;
+  std::vector<std::string> lines{
+      detail::format("minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs", c.minhash.num_perm,
+                     r.lsh.bands, r.lsh.rows, c.lsh.bands ? "given" : "auto", c.threshold,
+                     (unsigned long long)r.candidate_pairs)};
+  if (s.borderline) {
+    const detail::BorderlineStats& b = s.borderline->stats();
+    const unsigned long long pairs = b.pairs;
+    const double margin = s.borderline->band().margin;
+    lines.push_back(b.by_estimate > 0
+                        ? detail::format("verify auto: %llu pairs within %.4f of the threshold, decided by the estimate "
+                                         "(no texts to read again)",
+                                         pairs, margin)
+                        : detail::format("verify auto: %llu pairs within %.4f of the threshold; %llu verified exactly "
+                                         "(%llu passed; %llu documents read again in %llu passes)",
+                                         pairs, margin, (unsigned long long)b.verified, (unsigned long long)b.passed,
+                                         (unsigned long long)b.documents, (unsigned long long)b.passes));
+  }
+  return lines;
 }
 
 }  // namespace gpudedup

@@ -16,22 +16,24 @@ SketchSpec make_sketch_spec(const Config& config) {
   return spec;
 }
 
+double exact_set_similarity(const SketchSpec& spec, const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb) {
+  const bool containment = spec.config.similarity == Similarity::containment;
+  const SampleKind sample = spec.config.sampling.kind;
+  if (sample == SampleKind::minwise || sample == SampleKind::mins) {
+    // Bottom-s samples: Broder's estimators, not the similarity of the samples.
+    const uint64_t s = spec.config.sampling.size;
+    return containment ? bottom_s_containment(a, na, b, nb, s) : bottom_s_resemblance(a, na, b, nb, s);
+  }
+  // Full sets, or MOD_m samples: for those the similarity of the samples is Broder's
+  // estimator (a uniform sample of A u B, of A n B, of A).
+  return similarity_from_intersection(spec.config.similarity, intersection_size(a, na, b, nb), na, nb);
+}
+
 double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_t a, uint32_t b) {
   const auto& sizes = *corpus.set_sizes;
-  const bool containment = spec.config.similarity == Similarity::containment;
   if (spec.config.verify == VerifyMode::exact && corpus.sets) {
     const ShingleSets& sets = *corpus.sets;
-    const SampleKind sample = spec.config.sampling.kind;
-    if (sample == SampleKind::minwise || sample == SampleKind::mins) {
-      // Bottom-s samples: Broder's estimators, not the similarity of the samples.
-      const uint64_t s = spec.config.sampling.size;
-      return containment ? bottom_s_containment(sets.set(a), sets.set_size(a), sets.set(b), sets.set_size(b), s)
-                         : bottom_s_resemblance(sets.set(a), sets.set_size(a), sets.set(b), sets.set_size(b), s);
-    }
-    // Full sets, or MOD_m samples: for those the similarity of the samples is Broder's
-    // estimator (a uniform sample of A u B, of A n B, of A).
-    const uint64_t inter = intersection_size(sets.set(a), sets.set_size(a), sets.set(b), sets.set_size(b));
-    return similarity_from_intersection(spec.config.similarity, inter, sizes[a], sizes[b]);
+    return exact_set_similarity(spec, sets.set(a), sets.set_size(a), sets.set(b), sets.set_size(b));
   }
   const Signatures& sigs = *corpus.signatures;
   const double j = estimated_jaccard(sigs.row(a), sigs.row(b), sigs.num_perm);

@@ -58,5 +58,6 @@ std::unique_ptr<DedupMethod> make_method(const Config& config) {
 void DedupMethod::prepass(const DocumentBatch&) {}
 
 std::vector<StatsField> DedupMethod::stats_fields(const DedupResult&) const { return {}; }
+void DedupMethod::set_text_replay(TextReplay) {}
 
 }  // namespace gpudedup

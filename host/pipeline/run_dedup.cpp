@@ -16,6 +16,7 @@
 #include "host/io/shard_outputs.hpp"
 #include "host/pipeline/job_eta.hpp"
 #include "host/pipeline/job_outputs.hpp"
+#include "host/pipeline/text_replay.hpp"
 
 namespace gpudedup {
 namespace {
@@ -189,6 +190,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
 
   eta.candidates(seconds_since(t_start));
   if (progress) send("candidates");
+  method->set_text_replay(detail::replay_documents(reader, kept.record_of, s.input.records));
   s.result = method->finish();
   detail::apply_keep_policy(s.result, job.config.keep, kept.text_bytes);
   s.method_stats = method->stats_fields(s.result);

@@ -12,6 +12,9 @@ MethodEntry simhash_method() {
   e.reads = {"simhash", "verify"};
   e.validate = [](const Config& c) {
     c.simhash.validate();
+    GD_EXPECTS(c.simhash.verify != VerifyMode::automatic,
+               "`simhash.verify` auto is MinHash's (borderline estimates checked exactly): give simhash exact, "
+               "estimate or none");
     GD_EXPECTS(c.sampling.kind == SampleKind::none,
                "`sampling.kind` applies to shingle sets (`method` minhash, exact or bloom), not to `method` simhash");
   };

@@ -14,7 +14,12 @@ namespace gpudedup {
 
 enum class Backend { automatic, cpu, cuda };
 enum class ShingleKind { chars, words };
-enum class VerifyMode { estimate, exact, none };
+/// How MinHash candidates are verified: estimate (signature agreement), exact (every
+/// shingle set kept), automatic ("auto": the estimate, except that a pair whose estimate lies
+/// within the borderline margin of the threshold is decided by the exact similarity of the
+/// two documents' shingle sets, recomputed from texts read again; host/minhash/
+/// borderline_verify.hpp) or none.
+enum class VerifyMode { estimate, exact, none, automatic };
 /// containment: |A∩B| / min(|A|, |B|) (either document in the other); containment_a and
 /// containment_b one direction of a pair a < b (a first in input order): |A∩B| / |A|
 /// (the earlier document in the later) and |A∩B| / |B| (the later in the earlier).
@@ -171,7 +176,9 @@ struct Config {
   BloomConfig bloom;         ///< used by method "bloom"
   SimHashConfig simhash;     ///< used by method "simhash"
   SamplingConfig sampling;   ///< applies to minhash, exact and bloom
-  VerifyMode verify = VerifyMode::estimate;
+  /// MinHash's verification (VerifyMode); auto needs the texts again at finish() (a
+  /// DedupMethod text replay, which run_dedup() gives): without one it is the estimate.
+  VerifyMode verify = VerifyMode::automatic;
   Similarity similarity = Similarity::jaccard;
   /// Report every verified pair, not only the pairs that joined two clusters. Slower:
   /// pairs inside a cluster are verified too instead of being skipped.

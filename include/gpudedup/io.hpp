@@ -169,6 +169,13 @@ class RecordReader {
   void write_kept(const std::vector<uint8_t>& keep, const std::function<KeptSink*(size_t file)>& sink_for);
   /// The kept rows of the Parquet file `file` of files() as Parquet (same schema, order).
   void write_kept_parquet(size_t file, const std::vector<uint8_t>& keep, std::ostream& out) const;
+  /// Another pass for chosen texts (MinHash --verify auto reads its borderline pairs'
+  /// documents again): calls use(r, text) for every record r with wanted[r] != 0, in
+  /// input order, with the text the first pass gave (the JSONL text field, the line, the
+  /// file, the Parquet value). Call after the input is exhausted; may be called again.
+  /// @throws data_error when the inputs changed between the passes.
+  void read_texts(const std::vector<uint8_t>& wanted,
+                  const std::function<void(uint64_t record, std::string_view text)>& use);
   /// The files the inputs expand to, in reading order (the counts after the first pass).
   std::vector<InputFile> files() const;
 

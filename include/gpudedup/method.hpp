@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpudedup/config.hpp"
@@ -36,6 +37,14 @@ struct MethodNeeds {
   /// combined score); empty when the method reads none.
   std::string meta_field;
 };
+
+/// Another pass over the input for the texts of chosen documents (MinHash --verify auto
+/// reads the documents of its borderline pairs again): calls text(d, t) for every document
+/// d with wanted[d] != 0 (numbered as add() numbered them), in ascending order, t being the
+/// text add() was given. May be called more than once. @throws data_error when the input
+/// changed since it was read.
+using TextReplay = std::function<void(const std::vector<uint8_t>& wanted,
+                                      const std::function<void(uint64_t document, std::string_view text)>& text)>;
 
 /// One entry of the stats file: a key and its value, already written as JSON.
 struct StatsField {
@@ -71,6 +80,10 @@ class DedupMethod {
   virtual uint64_t size() const = 0;
   /// Finds, verifies and clusters the pairs of everything added.
   virtual DedupResult finish() = 0;
+  /// Gives the method a way to read texts again at finish() (run_dedup() gives one over
+  /// its input). A method that uses it says in its docs what it does without one; the
+  /// default ignores it.
+  virtual void set_text_replay(TextReplay replay);
 
   /// The method's own entries of the stats file (the shared ones are the pipeline's).
   virtual std::vector<StatsField> stats_fields(const DedupResult& result) const;

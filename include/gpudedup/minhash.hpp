@@ -82,7 +82,14 @@ class MinHashEngine final : public DedupMethod {
 
   /// Verifies candidates and clusters the corpus added so far.
   DedupResult finish() override;
+  /// Under --verify auto, finish() reads the documents of borderline pairs again through
+  /// `replay` to verify them exactly; without one (an engine fed texts from memory, sketch
+  /// files, an index) those pairs are decided by the estimate, as with verify estimate,
+  /// and the stats say how many.
+  void set_text_replay(TextReplay replay) override;
 
+  /// Under verify auto: the borderline margin and counts (docs/user-guide.md).
+  std::vector<StatsField> stats_fields(const DedupResult& result) const override;
   std::vector<std::string> describe(const DedupResult& result) const override;
 
  private:

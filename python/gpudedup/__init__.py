@@ -219,7 +219,8 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
     batch_size: texts per batch; Ctrl-C stops the run between two batches.
     progress: True for a tqdm bar (when tqdm is installed), or a function called with a
         dict per batch (stage, documents, input_bytes, total_input_bytes, seconds).
-    options: bands, rows, verify ("estimate", "exact", "none"), similarity ("jaccard",
+    options: bands, rows, verify ("auto", the default: here the estimate, the texts
+        being in memory only; "estimate", "exact", "none"), similarity ("jaccard",
         "containment"), all_pairs, stop_words, remove_stop_words, stop_word_anchored,
         sample, sample_size, sample_mod, bloom_bits, bloom_hashes, bloom_measure,
         bloom_all_pairs_limit, bloom_lsh_bits, bloom_lsh_tables, hamming, blocks,

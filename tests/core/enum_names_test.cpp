@@ -23,7 +23,8 @@ void expect_round_trip(std::initializer_list<Enum> values, const std::string& na
 TEST(EnumNames, EveryNameReadsBack) {
   expect_round_trip({Backend::automatic, Backend::cpu, Backend::cuda}, "auto, cpu or cuda");
   expect_round_trip({ShingleKind::chars, ShingleKind::words}, "char or word");
-  expect_round_trip({VerifyMode::estimate, VerifyMode::exact, VerifyMode::none}, "estimate, exact or none");
+  expect_round_trip({VerifyMode::automatic, VerifyMode::estimate, VerifyMode::exact, VerifyMode::none},
+                    "auto, estimate, exact or none");
   expect_round_trip({Similarity::jaccard, Similarity::containment, Similarity::containment_a,
                      Similarity::containment_b},
                     "jaccard, containment, containment-a or containment-b");

@@ -7,6 +7,7 @@
 
 #include "gpudedup/device.hpp"
 #include "support/device_overrides.hpp"
+#include "support/near_threshold.hpp"
 #include "support/test_text.hpp"
 
 #include <algorithm>
@@ -512,6 +513,39 @@ TEST(CudaBackendWithoutDevice, CudaBackendIsAUsageErrorWithAReason) {
   }
   c.backend = Backend::automatic;
   EXPECT_EQ(MinHashEngine(c).backend(), Backend::cpu);
+}
+
+// --verify auto: the backends return every pair from the borderline floor up and the
+// engine's host code decides them, exactly from the replayed texts: the same answer.
+TEST(CudaBackendGpuVerifyAuto, BorderlinePairsDecidedExactlyEqualCpu) {
+  if (!have_device()) GTEST_SKIP() << "no CUDA device: " << cuda_status().reason;
+  const auto texts = test_support::near_threshold_pairs(41, 400);
+  DocumentBatch batch;
+  for (const auto& t : texts) batch.add(t);
+  const TextReplay replay = [&](const std::vector<uint8_t>& wanted,
+                                const std::function<void(uint64_t, std::string_view)>& use) {
+    for (size_t d = 0; d < texts.size(); ++d)
+      if (wanted[d]) use(d, texts[d]);
+  };
+  for (const Similarity sim : {Similarity::jaccard, Similarity::containment}) {
+    Config c;
+    c.verify = VerifyMode::automatic;
+    c.similarity = sim;
+    MinHashEngine cpu(with_backend(c, Backend::cpu));
+    MinHashEngine gpu(with_backend(c, Backend::cuda));
+    cpu.add(batch);
+    gpu.add(batch);
+    cpu.set_text_replay(replay);
+    gpu.set_text_replay(replay);
+    const DedupResult a = cpu.finish();
+    const DedupResult b = gpu.finish();
+    EXPECT_EQ(a.pairs, b.pairs);
+    EXPECT_EQ(a.representative, b.representative);
+    EXPECT_EQ(cpu.stats_fields(a).size(), gpu.stats_fields(b).size());
+    for (size_t i = 0; i < cpu.stats_fields(a).size(); ++i) {
+      if (cpu.stats_fields(a)[i].key == "verify_exact_pairs") EXPECT_NE(cpu.stats_fields(a)[i].json, "0");
+    }
+  }
 }
 
 }  // namespace

@@ -1,0 +1,229 @@
+// Borderline pairs of --verify auto (borderline_verify.hpp). The exact check reads the
+// input again: pairs (a, b), a < b, are cut into groups whose earlier documents' shingle
+// sets fit the byte budget; each group is one sequential pass that shingles a document
+// when it comes, verifies it against the held sets of its earlier partners and holds its
+// own set only while a later partner is still to come. Replayed texts are shingled in
+// chunks on every thread, then taken in input order.
+#include "host/minhash/borderline_verify.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <unordered_map>
+
+#include "gpudedup/detail/similarity.hpp"
+#include "gpudedup/errors.hpp"
+#include "host/core/parallel_errors.hpp"
+
+namespace gpudedup::detail {
+
+namespace {
+
+bool by_a_then_b(const ScoredPair& x, const ScoredPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
+
+/// Sorted by (a, b), each pair once (a pair's estimate is the same in every band).
+void make_distinct(std::vector<ScoredPair>& pairs) {
+  std::sort(pairs.begin(), pairs.end(), by_a_then_b);
+  pairs.erase(std::unique(pairs.begin(), pairs.end(),
+                          [](const ScoredPair& x, const ScoredPair& y) { return x.a == y.a && x.b == y.b; }),
+              pairs.end());
+}
+
+/// Text bytes of replayed documents shingled together, on every thread: the shingling
+/// (normalize, hash, sort) is the exact check's main cost. Their sets are at most about
+/// 8 bytes per text byte, so a chunk holds at most ~72 MiB.
+constexpr size_t replay_chunk_bytes = size_t(8) << 20;
+
+/// Replayed documents gathered until a chunk is full, then shingled in parallel and
+/// handed on in input order.
+class ReplayChunk {
+ public:
+  explicit ReplayChunk(const SketchSpec& spec) : spec_(spec) {}
+
+  /// Copies the text; true when the chunk is full.
+  bool add(uint32_t doc, std::string_view text) {
+    docs_.push_back(doc);
+    text_.insert(text_.end(), text.begin(), text.end());
+    ends_.push_back(text_.size());
+    return text_.size() >= replay_chunk_bytes;
+  }
+
+  /// take(doc, set) for every document gathered, in order; then empty.
+  template <class Take>
+  void flush(Take&& take) {
+    const int64_t n = int64_t(docs_.size());
+    sets_.resize(docs_.size());
+    const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
+    ParallelErrors errors;
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<uint8_t> scratch;
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t i = 0; i < n; ++i) errors.run([&] {
+        const size_t from = i == 0 ? 0 : ends_[size_t(i) - 1];
+        shingle_set(spec_.shingles, std::string_view(text_.data() + from, ends_[size_t(i)] - from), scratch,
+                    sets_[size_t(i)]);
+      });
+    }
+    errors.rethrow();
+    for (size_t i = 0; i < docs_.size(); ++i) take(docs_[i], sets_[i]);
+    docs_.clear();
+    text_.clear();
+    ends_.clear();
+    sets_.clear();
+  }
+
+ private:
+  const SketchSpec& spec_;
+  std::vector<uint32_t> docs_;
+  std::vector<char> text_;
+  std::vector<size_t> ends_;
+  std::vector<std::vector<uint64_t>> sets_;
+};
+
+}  // namespace
+
+Verdict BorderlineBand::classify(double jaccard, uint64_t size_a, uint64_t size_b) const {
+  const double low = similarity_from_jaccard(similarity, std::max(0.0, jaccard - margin), size_a, size_b);
+  const double high = similarity_from_jaccard(similarity, std::min(1.0, jaccard + margin), size_a, size_b);
+  if (low >= threshold) return Verdict::pass;
+  if (high < threshold) return Verdict::fail;
+  return Verdict::borderline;
+}
+
+double BorderlineBand::floor() const {
+  if (similarity != Similarity::jaccard) return 0;
+  // A little below threshold - margin, so that rounding never hides a borderline pair
+  // from the engine, which classifies again.
+  return std::max(0.0, threshold - margin - 1e-9);
+}
+
+BorderlineBand make_borderline_band(const Config& config) {
+  BorderlineBand band;
+  const double t = config.threshold;
+  const double p = config.minhash.num_perm;
+  band.threshold = t;
+  band.margin = borderline_sigmas * std::sqrt(t * (1 - t) / p) + 1 / p;
+  band.similarity = config.similarity;
+  return band;
+}
+
+BorderlineVerifier::BorderlineVerifier(const SketchSpec& spec, uint64_t set_budget)
+    : spec_(spec), band_(make_borderline_band(spec.config)), set_budget_(set_budget) {}
+
+Verdict BorderlineVerifier::classify(const CorpusView& corpus, uint32_t a, uint32_t b, double similarity) const {
+  const auto& sizes = *corpus.set_sizes;
+  if (band_.similarity == Similarity::jaccard) return band_.classify(similarity, sizes[a], sizes[b]);
+  const Signatures& sigs = *corpus.signatures;
+  return band_.classify(estimated_jaccard(sigs.row(a), sigs.row(b), sigs.num_perm), sizes[a], sizes[b]);
+}
+
+void BorderlineVerifier::defer(uint32_t a, uint32_t b, double similarity) {
+  // At least this many pairs (16 MiB) before the list is made distinct.
+  constexpr size_t first_distinct = size_t(1) << 20;
+  deferred_.push_back({a, b, similarity});
+  if (deferred_.size() < std::max(first_distinct, 2 * distinct_at_)) return;
+  make_distinct(deferred_);
+  distinct_at_ = deferred_.size();
+}
+
+void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out) {
+  if (uf.unite(p.a, p.b) || spec_.config.all_pairs) out.push_back(p);
+}
+
+void BorderlineVerifier::decide(const std::vector<uint32_t>& set_sizes, const TextReplay& replay, UnionFind& uf,
+                                std::vector<ScoredPair>& out) {
+  // The same pair comes from several bands, and (CUDA) pairs already joined when they
+  // were found: only the distinct pairs still apart matter, the same on every backend.
+  std::vector<ScoredPair> pairs;
+  pairs.swap(deferred_);
+  distinct_at_ = 0;
+  make_distinct(pairs);
+  if (!spec_.config.all_pairs) {
+    pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
+                               [&](const ScoredPair& p) { return uf.find(p.a) == uf.find(p.b); }),
+                pairs.end());
+  }
+  stats_.pairs += pairs.size();
+  if (pairs.empty()) return;
+  if (!replay) {
+    stats_.by_estimate += pairs.size();
+    for (const auto& p : pairs) {
+      if (p.similarity >= band_.threshold) join(p, uf, out);
+    }
+    return;
+  }
+  decide_exactly(pairs, set_sizes, replay, uf, out);
+}
+
+void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, const std::vector<uint32_t>& set_sizes,
+                                        const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out) {
+  const size_t docs = set_sizes.size();
+  std::vector<uint8_t> wanted(docs, 0);
+  ReplayChunk chunk(spec_);
+  for (size_t lo = 0; lo < pairs.size();) {
+    // One group: whole runs of equal a, while their sets fit the budget (at least one a).
+    size_t hi = lo;
+    uint64_t bytes = 0;
+    while (hi < pairs.size()) {
+      const uint64_t more = uint64_t(set_sizes[pairs[hi].a]) * sizeof(uint64_t);
+      if (hi > lo && bytes + more > set_budget_) break;
+      bytes += more;
+      const uint32_t a = pairs[hi].a;
+      while (hi < pairs.size() && pairs[hi].a == a) ++hi;
+    }
+    // Per earlier document: its last partner; the group's pairs in (b, a) order.
+    std::unordered_map<uint32_t, uint32_t> last_partner;
+    std::vector<ScoredPair> by_b(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(hi));
+    std::fill(wanted.begin(), wanted.end(), 0);
+    for (const auto& p : by_b) {
+      uint32_t& last = last_partner[p.a];
+      last = std::max(last, p.b);
+      wanted[p.a] = wanted[p.b] = 1;
+    }
+    std::stable_sort(by_b.begin(), by_b.end(),
+                     [](const ScoredPair& x, const ScoredPair& y) { return x.b != y.b ? x.b < y.b : x.a < y.a; });
+    std::unordered_map<uint32_t, std::vector<uint64_t>> held;
+    size_t next = 0;
+    // Documents in input order: verified against their held earlier partners, then held
+    // while a later partner is to come.
+    auto take = [&](uint32_t d, std::vector<uint64_t>& set) {
+      ++stats_.documents;
+      for (; next < by_b.size() && by_b[next].b == d; ++next) {
+        const ScoredPair& p = by_b[next];
+        const auto a = held.find(p.a);
+        if (a == held.end()) break;  // its earlier document never came: reported below
+        if (spec_.config.all_pairs || uf.find(p.a) != uf.find(d)) {
+          ++stats_.verified;
+          const double sim = exact_set_similarity(spec_, a->second.data(), a->second.size(), set.data(), set.size());
+          if (sim >= band_.threshold) {
+            ++stats_.passed;
+            join({p.a, d, sim}, uf, out);
+          }
+        }
+        if (last_partner[p.a] == d) held.erase(a);
+      }
+      const auto own = last_partner.find(d);
+      // Copied at its size: the budget counts distinct shingles, the built vector's
+      // capacity is every shingle of the text.
+      if (own != last_partner.end() && own->second > d) held[d].assign(set.begin(), set.end());
+    };
+    replay(wanted, [&](uint64_t document, std::string_view text) {
+      if (document >= docs || !wanted[document]) return;
+      if (chunk.add(uint32_t(document), text)) chunk.flush(take);
+    });
+    chunk.flush(take);
+    ++stats_.passes;
+    if (next != by_b.size()) {
+      throw data_error("the input changed since it was read: document " + std::to_string(by_b[next].b) +
+                       " (or its partner " + std::to_string(by_b[next].a) +
+                       ") was not found again to verify a borderline pair (--verify auto); do not modify the "
+                       "input files while gpudedup runs");
+    }
+    lo = hi;
+  }
+}
+
+}  // namespace gpudedup::detail

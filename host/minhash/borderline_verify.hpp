@@ -1,0 +1,94 @@
+#pragma once
+// --verify auto: the MinHash estimate decides a candidate pair unless it lies within a
+// margin of the threshold; such a borderline pair is decided by the exact similarity of
+// the two documents' shingle sets, recomputed from their texts, which a text replay
+// (method.hpp) reads again in sequential passes over the input once every band is done.
+// The corpus is never held: only the borderline pairs, and the shingle sets of their
+// earlier documents up to a byte budget per pass.
+#include <cstdint>
+#include <vector>
+
+#include "gpudedup/method.hpp"
+#include "gpudedup/result.hpp"
+#include "host/core/union_find.hpp"
+#include "host/minhash/compute_backend.hpp"
+
+namespace gpudedup::detail {
+
+/// Standard deviations of the estimator on each side of the threshold that make a pair
+/// borderline. The estimate of P values has sd sqrt(J(1-J)/P); a pair outside 3 sd of
+/// the threshold is on the wrong side of it with probability about 0.1% (normal tail),
+/// and such pairs are mostly far from it in truth (J 0.70 read as 0.80 is 3.5 sd at P=256).
+constexpr double borderline_sigmas = 3.0;
+
+/// Bytes of shingle sets (8 per distinct shingle) one exact pass holds: the sets of the
+/// earlier documents of the pairs it verifies, each released after its last partner.
+/// Pairs beyond it are verified in further passes over the input.
+constexpr uint64_t borderline_set_budget = uint64_t(512) << 20;
+
+enum class Verdict { fail, borderline, pass };
+
+/// Where a pair's estimate lies. The margin is on the Jaccard estimate:
+/// borderline_sigmas * sqrt(t(1-t)/P) + 1/P (one signature value, the estimate's step),
+/// with t the threshold; for the containments both ends of the estimate +- margin are
+/// mapped through the set sizes (a monotone map) and compared with the threshold.
+struct BorderlineBand {
+  double threshold = 0;
+  double margin = 0;
+  Similarity similarity = Similarity::jaccard;
+
+  Verdict classify(double jaccard, uint64_t size_a, uint64_t size_b) const;
+  /// The least estimated similarity a pass or borderline pair can have: the backends
+  /// return every candidate at or above it (Jaccard), or every candidate (0, containments).
+  double floor() const;
+};
+
+BorderlineBand make_borderline_band(const Config& config);
+
+/// What the exact check of borderline pairs did (the stats file's verify_* entries).
+struct BorderlineStats {
+  uint64_t pairs = 0;        ///< distinct borderline pairs whose outcome still mattered
+  uint64_t verified = 0;     ///< of them, verified exactly
+  uint64_t passed = 0;       ///< of those, passed
+  uint64_t by_estimate = 0;  ///< decided by the estimate: no text replay was given
+  uint64_t documents = 0;    ///< documents read again
+  uint64_t passes = 0;       ///< passes over the input
+};
+
+class BorderlineVerifier {
+ public:
+  explicit BorderlineVerifier(const SketchSpec& spec, uint64_t set_budget = borderline_set_budget);
+
+  const BorderlineBand& band() const { return band_; }
+  /// The verdict of candidate (a, b), whose estimated similarity is `similarity`.
+  Verdict classify(const CorpusView& corpus, uint32_t a, uint32_t b, double similarity) const;
+  /// Keeps a borderline pair (a < b) for decide(). The same pair comes from several
+  /// bands: the list is made distinct whenever it has doubled since it last was.
+  void defer(uint32_t a, uint32_t b, double similarity);
+
+  /// Decides every deferred pair whose documents are not joined yet (all of them with
+  /// Config::all_pairs): by exact similarity when `replay` is given, else by the estimate
+  /// against the threshold (the answer of --verify estimate). Joins the passing pairs in
+  /// `uf` and appends to `out` those that joined two clusters (every passing pair with
+  /// all_pairs), in (earlier-pass group, b, a) order: the same for every backend.
+  /// @throws data_error when the replay does not give a wanted document (input changed).
+  void decide(const std::vector<uint32_t>& set_sizes, const TextReplay& replay, UnionFind& uf,
+              std::vector<ScoredPair>& out);
+
+  const BorderlineStats& stats() const { return stats_; }
+
+ private:
+  void decide_exactly(const std::vector<ScoredPair>& pairs, const std::vector<uint32_t>& set_sizes,
+                      const TextReplay& replay, UnionFind& uf,
+                      std::vector<ScoredPair>& out);
+  void join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out);
+
+  SketchSpec spec_;
+  BorderlineBand band_;
+  uint64_t set_budget_;
+  std::vector<ScoredPair> deferred_;
+  size_t distinct_at_ = 0;  // deferred_.size() when last made distinct
+  BorderlineStats stats_;
+};
+
+}  // namespace gpudedup::detail

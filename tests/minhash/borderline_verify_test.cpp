@@ -1,0 +1,238 @@
+// --verify auto: pairs whose estimate lies within the borderline margin of the threshold
+// are decided by their exact Jaccard (texts read again through a replay), the rest by the
+// estimate. A planted corpus of pairs near the threshold, where the estimate alone
+// decides some pairs wrongly, checks that auto gives the exact answer on them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpudedup/detail/similarity.hpp"
+#include "gpudedup/errors.hpp"
+#include "gpudedup/minhash.hpp"
+#include "host/minhash/borderline_verify.hpp"
+#include "support/near_threshold.hpp"
+
+using namespace gpudedup;
+using test_support::near_threshold_pairs;
+
+namespace {
+
+using PairSet = std::set<std::pair<uint32_t, uint32_t>>;
+
+Config cpu(VerifyMode verify) {
+  Config c;
+  c.backend = Backend::cpu;
+  c.verify = verify;
+  c.threshold = 0.8;
+  c.seed = 3;
+  return c;
+}
+
+DocumentBatch batch_of(const std::vector<std::string>& texts) {
+  DocumentBatch b;
+  for (const auto& t : texts) b.add(t);
+  return b;
+}
+
+/// The replay run_dedup() gives, over texts in memory.
+TextReplay replay_of(const std::vector<std::string>& texts, uint64_t* calls = nullptr) {
+  return [&texts, calls](const std::vector<uint8_t>& wanted, const std::function<void(uint64_t, std::string_view)>& use) {
+    if (calls) ++*calls;
+    for (size_t d = 0; d < texts.size(); ++d)
+      if (d < wanted.size() && wanted[d]) use(d, texts[d]);
+  };
+}
+
+PairSet pair_set(const DedupResult& r) {
+  PairSet s;
+  for (const auto& p : r.pairs) s.insert({p.a, p.b});
+  return s;
+}
+
+DedupResult run(const Config& c, const std::vector<std::string>& texts, const TextReplay& replay = nullptr) {
+  MinHashEngine e(c);
+  e.add(batch_of(texts));
+  if (replay) e.set_text_replay(replay);
+  return e.finish();
+}
+
+/// Exact Jaccard of each planted pair, and its estimate at the config's seed.
+struct PairTruth {
+  std::vector<double> exact, estimate;
+};
+
+PairTruth truth_of(const Config& c, const std::vector<std::string>& texts) {
+  MinHashEngine e(c);
+  const DocumentBatch b = batch_of(texts);
+  const ShingleSets sets = e.shingle_sets(b);
+  const Signatures sigs = e.sketch(b);
+  PairTruth t;
+  for (size_t d = 0; d + 1 < texts.size(); d += 2) {
+    const uint64_t inter = detail::intersection_size(sets.set(d), sets.set_size(d), sets.set(d + 1), sets.set_size(d + 1));
+    t.exact.push_back(double(inter) / double(sets.set_size(d) + sets.set_size(d + 1) - inter));
+    t.estimate.push_back(detail::estimated_jaccard(sigs.row(d), sigs.row(d + 1), sigs.num_perm));
+  }
+  return t;
+}
+
+TEST(BorderlineBand, MarginIsThreeStandardDeviationsAtTheThresholdPlusOneStep) {
+  Config c = cpu(VerifyMode::automatic);
+  const detail::BorderlineBand band = detail::make_borderline_band(c);
+  EXPECT_NEAR(band.margin, 3 * std::sqrt(0.8 * 0.2 / 256) + 1.0 / 256, 1e-12);  // 0.0789
+  EXPECT_EQ(band.classify(0.88, 100, 100), detail::Verdict::pass);
+  EXPECT_EQ(band.classify(0.85, 100, 100), detail::Verdict::borderline);
+  EXPECT_EQ(band.classify(0.75, 100, 100), detail::Verdict::borderline);
+  EXPECT_EQ(band.classify(0.72, 100, 100), detail::Verdict::fail);
+  EXPECT_LE(band.floor(), 0.8 - band.margin);
+  c.similarity = Similarity::containment;
+  EXPECT_EQ(detail::make_borderline_band(c).floor(), 0);  // every candidate: the engine maps the margin
+}
+
+TEST(BorderlineVerify, AutoGivesTheExactAnswerWhereTheEstimateErrsNearTheThreshold) {
+  const auto texts = near_threshold_pairs(17, 300);
+  const PairTruth truth = truth_of(cpu(VerifyMode::estimate), texts);
+  const PairSet estimate = pair_set(run(cpu(VerifyMode::estimate), texts));
+  const PairSet exact = pair_set(run(cpu(VerifyMode::exact), texts));
+  MinHashEngine engine(cpu(VerifyMode::automatic));
+  engine.add(batch_of(texts));
+  engine.set_text_replay(replay_of(texts));
+  const DedupResult r = engine.finish();
+  const PairSet automatic = pair_set(r);
+  const auto listed = engine.candidate_pairs();
+  const PairSet candidates(listed.begin(), listed.end());
+  const double margin = detail::make_borderline_band(cpu(VerifyMode::automatic)).margin;
+
+  int estimate_wrong = 0, checked = 0, beyond_margin = 0;
+  for (size_t k = 0; k < truth.exact.size(); ++k) {
+    const std::pair<uint32_t, uint32_t> p{uint32_t(2 * k), uint32_t(2 * k + 1)};
+    const bool right = truth.exact[k] >= 0.8;
+    if (!candidates.count(p)) continue;  // the LSH bands never compared it: in no answer
+    estimate_wrong += estimate.count(p) != right;
+    if (std::fabs(truth.estimate[k] - truth.exact[k]) <= margin) {
+      // Theory: an estimate within the margin of the truth puts the pair in the band
+      // whenever the truth is on the other side of the threshold, so auto is exact.
+      ++checked;
+      EXPECT_EQ(automatic.count(p) == 1, right) << "pair " << k << " exact " << truth.exact[k] << " estimate "
+                                                 << truth.estimate[k];
+    } else {
+      ++beyond_margin;
+    }
+  }
+  EXPECT_GT(estimate_wrong, 0) << "the planted corpus must hold pairs the estimate decides wrongly";
+  EXPECT_GT(checked, 250);
+  EXPECT_GT(engine.stats_fields(r).size(), 0u);
+  // Where every pair's estimate lies within the margin (this corpus: checked below),
+  // auto reports exactly the pairs of --verify exact.
+  if (beyond_margin == 0) EXPECT_EQ(automatic, exact);
+  EXPECT_EQ(beyond_margin, 0) << "an estimate beyond the margin: a 3-sd event, rare at this size";
+}
+
+TEST(BorderlineVerify, AllPairsListsWhatExactLists) {
+  const auto texts = near_threshold_pairs(5, 120);
+  Config c = cpu(VerifyMode::automatic);
+  c.all_pairs = true;
+  Config x = c;
+  x.verify = VerifyMode::exact;
+  EXPECT_EQ(pair_set(run(c, texts, replay_of(texts))), pair_set(run(x, texts)));
+}
+
+TEST(BorderlineVerify, ASmallBudgetTakesMorePassesForTheSameAnswer) {
+  // Families of near-copies: many pairs share earlier documents.
+  std::vector<std::string> texts;
+  const auto base = near_threshold_pairs(9, 40);
+  for (size_t i = 0; i < base.size(); i += 2) {
+    texts.push_back(base[i]);
+    texts.push_back(base[i + 1]);
+    texts.push_back(base[i + 1] + " tail words");
+  }
+  const Config c = cpu(VerifyMode::automatic);
+  const detail::SketchSpec spec = detail::make_sketch_spec(c);
+  MinHashEngine e(c);
+  e.add(batch_of(texts));
+  const auto candidates = e.candidate_pairs();
+  std::vector<uint32_t> set_sizes;
+  e.sketch(batch_of(texts), &set_sizes);
+  detail::CorpusView view{&e.signatures(), &set_sizes, nullptr};
+
+  auto decide = [&](uint64_t budget, uint64_t* replays) {
+    detail::BorderlineVerifier v(spec, budget);
+    for (const auto& [a, b] : candidates) {
+      const double s = detail::pair_similarity(spec, view, a, b);
+      if (v.classify(view, a, b, s) == detail::Verdict::borderline) v.defer(a, b, s);
+    }
+    detail::UnionFind uf(texts.size());
+    std::vector<ScoredPair> out;
+    v.decide(set_sizes, replay_of(texts, replays), uf, out);
+    return std::make_pair(out, v.stats());
+  };
+  uint64_t one_pass = 0, many = 0;
+  const auto [wide, wide_stats] = decide(detail::borderline_set_budget, &one_pass);
+  const auto [narrow, narrow_stats] = decide(1, &many);
+  ASSERT_GT(wide_stats.pairs, 3u);
+  EXPECT_EQ(one_pass, 1u);
+  EXPECT_GT(many, 1u);
+  EXPECT_EQ(narrow_stats.passes, many);
+  ASSERT_EQ(wide.size(), narrow.size());
+  PairSet x, y;
+  for (const auto& p : wide) x.insert({p.a, p.b});
+  for (const auto& p : narrow) y.insert({p.a, p.b});
+  EXPECT_EQ(x, y);
+}
+
+TEST(BorderlineVerify, WithoutAReplayAutoClustersAsTheEstimateAndSaysSo) {
+  const auto texts = near_threshold_pairs(23, 150);
+  const DedupResult estimate = run(cpu(VerifyMode::estimate), texts);
+  MinHashEngine e(cpu(VerifyMode::automatic));
+  e.add(batch_of(texts));
+  const DedupResult automatic = e.finish();
+  EXPECT_EQ(automatic.representative, estimate.representative);
+  std::map<std::string, std::string> stats;
+  for (const auto& f : e.stats_fields(automatic)) stats[f.key] = f.json;
+  EXPECT_NE(stats.at("verify_by_estimate"), "0");
+  EXPECT_EQ(stats.at("verify_exact_pairs"), "0");
+  EXPECT_NE(e.describe(automatic).back().find("decided by the estimate"), std::string::npos);
+}
+
+TEST(BorderlineVerify, AReplayThatLosesADocumentIsAnInputChangedError) {
+  const auto texts = near_threshold_pairs(31, 150);
+  MinHashEngine e(cpu(VerifyMode::automatic));
+  e.add(batch_of(texts));
+  e.set_text_replay([&](const std::vector<uint8_t>& wanted, const std::function<void(uint64_t, std::string_view)>& use) {
+    bool dropped = false;
+    for (size_t d = 0; d < texts.size(); ++d) {
+      if (!wanted[d]) continue;
+      if (!dropped && d % 2 == 1) {  // a later document of a pair
+        dropped = true;
+        continue;
+      }
+      use(d, texts[d]);
+    }
+  });
+  try {
+    e.finish();
+    FAIL() << "no error";
+  } catch (const data_error& err) {
+    EXPECT_NE(std::string(err.what()).find("changed"), std::string::npos) << err.what();
+  }
+}
+
+TEST(BorderlineVerify, APairFoundInManyBandsIsKeptAndDecidedOnce) {
+  // 3 M deferrals of 10 pairs: the list is made distinct as it grows (from 2^20 entries).
+  detail::BorderlineVerifier v(detail::make_sketch_spec(cpu(VerifyMode::automatic)));
+  for (int rep = 0; rep < 300000; ++rep)
+    for (uint32_t k = 0; k < 10; ++k) v.defer(2 * k, 2 * k + 1, k % 2 ? 0.81 : 0.79);
+  detail::UnionFind uf(20);
+  std::vector<ScoredPair> out;
+  v.decide(std::vector<uint32_t>(20, 100), nullptr, uf, out);
+  EXPECT_EQ(v.stats().pairs, 10u);
+  EXPECT_EQ(v.stats().by_estimate, 10u);  // no replay: the estimate against 0.8
+  ASSERT_EQ(out.size(), 5u);
+  for (const auto& p : out) EXPECT_EQ(p.a % 4, 2u) << p.a;  // the odd k: 0.81
+}
+
+}  // namespace
