@@ -48,6 +48,15 @@ struct InputOptions {
   std::string meta_field;
   bool strict = false;         ///< the first bad record is fatal (data_error naming file:line)
   size_t report_limit = 5;     ///< bad records described in InputStats::reports
+  /// Threads that parse the records of the first pass (RecordReader::next). 1: the
+  /// calling thread reads and parses, nothing else runs. N > 1: the calling thread reads,
+  /// decompresses and splits records into chunks of `reader_chunk_bytes` while N threads
+  /// parse the chunk before; the batches, record numbers, ids, skipped-record reports and
+  /// errors are those of one thread, in the same order (InputStats::bytes may count up to
+  /// two chunks read ahead until the end). 0: one per processor core, at most 4.
+  unsigned reader_threads = 1;
+  /// Raw bytes of one chunk handed to the parsing threads (reader_threads > 1).
+  size_t reader_chunk_bytes = size_t(4) << 20;
   /// Files a folder input does not list: the run's own outputs (OutputSet::skip_outputs
   /// adds them), so that a run writing into the folder it reads never reads its results.
   /// Temporary output files (see AtomicOutputFile) are never listed either.
