@@ -25,7 +25,7 @@ void add_input_options(cxxopts::Options& o) {
      cxxopts::value<std::string>()->default_value(""))
     ("strict", "stop at the first malformed record (exit 1) instead of skipping it")
     ("reader-threads", "threads parsing records while one reads and decompresses (1: one thread does both; "
-     "0: one per core, at most 4); same records, numbers and reports whatever N",
+     "0: 1 on 2 cores or fewer, else one per core less one, at most 4); same records, numbers and reports whatever N",
      cxxopts::value<unsigned>()->default_value("0"))
     ("batch-size", "documents per batch", cxxopts::value<size_t>()->default_value("65536"));
   o.parse_positional({"inputs"});

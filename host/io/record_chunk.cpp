@@ -2,6 +2,8 @@
 // line among thousands of short ones, and each thread should parse about as much.
 #include "host/io/record_chunk.hpp"
 
+#include <algorithm>
+#include <system_error>
 #include <thread>
 
 #include "host/io/jsonl_parser.hpp"
@@ -41,13 +43,22 @@ void parse_slice(const RawChunk& chunk, const FieldNames& names, ParsedSlice& s)
 }  // namespace
 
 void parse_chunk(const RawChunk& chunk, const FieldNames& names, unsigned threads, ParsedChunk& out) {
-  out = ParsedChunk{};
+  // The slices' buffers are kept from the chunk before: growing fresh ones for every
+  // chunk costs more in page faults than the parse.
+  for (ParsedSlice& s : out.slices) {
+    s.usable.clear();
+    s.texts.clear();
+    s.ids.clear();
+    s.meta.clear();
+    s.problems.clear();
+  }
   out.error = chunk.error;
+  out.slice = out.record = out.usable = out.bad = 0;
   const size_t n = chunk.size();
-  if (n == 0) return;
-  const size_t parts = std::max<size_t>(1, std::min<size_t>(threads, n));
-  const uint64_t total = chunk.records.offsets[n];
+  const size_t parts = n == 0 ? 0 : std::max<size_t>(1, std::min<size_t>(threads, n));
   out.slices.resize(parts);
+  if (n == 0) return;
+  const uint64_t total = chunk.records.offsets[n];
   size_t begin = 0;
   for (size_t p = 0; p < parts; ++p) {
     size_t end = n;
@@ -65,20 +76,22 @@ void parse_chunk(const RawChunk& chunk, const FieldNames& names, unsigned thread
   std::vector<std::thread> helpers;
   helpers.reserve(parts - 1);
   std::vector<std::exception_ptr> failed(parts);
+  auto parse = [&](size_t p) {
+    try {
+      parse_slice(chunk, names, out.slices[p]);
+    } catch (...) {
+      failed[p] = std::current_exception();
+    }
+  };
+  std::vector<size_t> here{0};  // slices this thread parses
   for (size_t p = 1; p < parts; ++p) {
-    helpers.emplace_back([&, p] {
-      try {
-        parse_slice(chunk, names, out.slices[p]);
-      } catch (...) {
-        failed[p] = std::current_exception();
-      }
-    });
+    try {
+      helpers.emplace_back(parse, p);
+    } catch (const std::system_error&) {  // no thread to be had (memory limit): parse it here
+      here.push_back(p);
+    }
   }
-  try {
-    parse_slice(chunk, names, out.slices[0]);
-  } catch (...) {
-    failed[0] = std::current_exception();
-  }
+  for (size_t p : here) parse(p);
   for (auto& t : helpers) t.join();
   for (const auto& e : failed)
     if (e) std::rethrow_exception(e);  // out of memory: not a record's fault

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -23,11 +24,14 @@
 namespace gpudedup {
 namespace {
 
-/// reader_threads 0: one per core, at most 4 (past that one reading thread cannot keep
-/// up with the parsers; docs/benchmarks.md).
+/// reader_threads 0: 1 on a machine of 2 cores or fewer, where the method's own threads
+/// already use every core and the copies into chunks cost more than the parse they spread
+/// (docs/benchmarks.md, "Parsing threads"); else one per core less the reading thread, at
+/// most 4 (one reading thread feeds about that many parsers).
 unsigned parse_threads(unsigned asked) {
   if (asked > 0) return asked;
-  return std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores <= 2 ? 1u : std::min(cores - 1, 4u);
 }
 
 /// Records of one chunk at most, whatever their size: bounds the latency of a chunk of
@@ -169,7 +173,12 @@ struct RecordReader::Impl {
   }
 
   void launch_parse() {
-    parsing = std::async(std::launch::async, [this] { io::parse_chunk(flight_raw, names, threads, flight); });
+    auto parse = [this] { io::parse_chunk(flight_raw, names, threads, flight); };
+    try {
+      parsing = std::async(std::launch::async, parse);
+    } catch (const std::system_error&) {  // no thread to be had: parsed by get(), on this thread
+      parsing = std::async(std::launch::deferred, parse);
+    }
   }
 
   /// Makes the next parsed chunk `ready`, reading the one after it while it is parsed.
@@ -292,6 +301,8 @@ RecordReader::RecordReader(InputOptions options) : impl_(std::make_unique<Impl>(
 RecordReader::~RecordReader() = default;
 
 const InputStats& RecordReader::stats() const { return impl_->stats; }
+
+unsigned RecordReader::reader_threads() const { return impl_->threads; }
 
 uint64_t RecordReader::expected_bytes() const {
   uint64_t total = 0;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <system_error>
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
@@ -203,7 +204,14 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   // waiting for it.
   InputBatch batch;
   auto read_all = [&](RecordReader& reader, const char* stage, auto&& use) {
-    if (input.reader_threads == 1) {
+    std::optional<io::BatchPrefetcher> ahead;
+    if (reader.reader_threads() > 1) {
+      try {
+        ahead.emplace(reader, job.batch_size, job.batch_max_bytes);
+      } catch (const std::system_error&) {  // no thread to be had (a memory limit): read here
+      }
+    }
+    if (!ahead) {
       for (;;) {
         const auto t0 = clock_type::now();
         const bool more = reader.next(batch, job.batch_size, job.batch_max_bytes);
@@ -214,11 +222,10 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
       }
       return;
     }
-    io::BatchPrefetcher ahead(reader, job.batch_size, job.batch_max_bytes);
     InputStats read_so_far;
     for (;;) {
       const auto t0 = clock_type::now();
-      const bool more = ahead.next(batch, read_so_far);
+      const bool more = ahead->next(batch, read_so_far);
       s.seconds_read += seconds_since(t0);
       if (!more) break;
       use(batch);

@@ -53,7 +53,8 @@ struct InputOptions {
   /// decompresses and splits records into chunks of `reader_chunk_bytes` while N threads
   /// parse the chunk before; the batches, record numbers, ids, skipped-record reports and
   /// errors are those of one thread, in the same order (InputStats::bytes may count up to
-  /// two chunks read ahead until the end). 0: one per processor core, at most 4.
+  /// two chunks read ahead until the end). 0: 1 on a machine of 2 cores or fewer, else
+  /// one per core less one, at most 4.
   unsigned reader_threads = 1;
   /// Raw bytes of one chunk handed to the parsing threads (reader_threads > 1).
   size_t reader_chunk_bytes = size_t(4) << 20;
@@ -143,6 +144,8 @@ class RecordReader {
   /// text. @return false when the input is exhausted and the batch is empty.
   bool next(InputBatch& batch, size_t max_docs, size_t max_bytes);
   const InputStats& stats() const;
+  /// The threads that parse records: InputOptions::reader_threads, with 0 resolved.
+  unsigned reader_threads() const;
   /// The bytes a whole pass will read (InputStats::bytes at its end), known up front when
   /// every input (a folder's files too) is an uncompressed regular file or a Parquet file
   /// (files skipped before they are read add nothing); 0 otherwise (stdin, zstd, gzip).
