@@ -1,11 +1,13 @@
 // Reading speed of RecordReader alone (no sketching): every input given, in batches as
 // `dedup` reads them, timed over the whole first pass. For comparing input formats on the
 // same corpus (docs/benchmarks.md, "Reading JSONL and Parquet").
-//   read_bench [--id-field F] [--text-field F] FILE...
+// --threads N is InputOptions::reader_threads (1: one thread reads and parses).
+//   read_bench [--id-field F] [--text-field F] [--threads N] FILE...
 #include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -20,12 +22,14 @@ int main(int argc, char** argv) {
       options.id_field = argv[++i];
     } else if (!std::strcmp(argv[i], "--text-field") && has_value) {
       options.text_field = argv[++i];
+    } else if (!std::strcmp(argv[i], "--threads") && has_value) {
+      options.reader_threads = unsigned(std::strtoul(argv[++i], nullptr, 10));
     } else {
       options.paths.push_back(argv[i]);
     }
   }
   if (options.paths.empty()) {
-    std::fprintf(stderr, "usage: read_bench [--id-field F] [--text-field F] FILE...\n");
+    std::fprintf(stderr, "usage: read_bench [--id-field F] [--text-field F] [--threads N] FILE...\n");
     return 2;
   }
   try {
@@ -41,8 +45,8 @@ int main(int argc, char** argv) {
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     const auto& st = reader.stats();
-    std::printf("%llu documents, %llu skipped, %.1f MB of text (ids %.1f MB), %.2f s: %.0f MB/s of text, peak RSS %ld MiB\n",
-                (unsigned long long)st.documents, (unsigned long long)st.skipped, text_bytes / 1e6, id_bytes / 1e6, s,
+    std::printf("%u reader threads: %llu documents, %llu skipped, %.1f MB of text (ids %.1f MB), %.2f s: %.0f MB/s of text, peak RSS %ld MiB\n",
+                options.reader_threads, (unsigned long long)st.documents, (unsigned long long)st.skipped, text_bytes / 1e6, id_bytes / 1e6, s,
                 text_bytes / 1e6 / s, ru.ru_maxrss / 1024);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "read_bench: %s\n", e.what());

@@ -24,6 +24,9 @@ void add_input_options(cxxopts::Options& o) {
     ("id-field", "JSONL field or Parquet column holding the id (string or number); default: record number",
      cxxopts::value<std::string>()->default_value(""))
     ("strict", "stop at the first malformed record (exit 1) instead of skipping it")
+    ("reader-threads", "threads parsing records while one reads and decompresses (1: one thread does both; "
+     "0: 1 on 2 cores or fewer, else one per core less one, at most 4); same records, numbers and reports whatever N",
+     cxxopts::value<unsigned>()->default_value("0"))
     ("batch-size", "documents per batch", cxxopts::value<size_t>()->default_value("65536"));
   o.parse_positional({"inputs"});
 }
@@ -39,6 +42,8 @@ InputOptions read_input_options(const cxxopts::ParseResult& r) {
   in.text_field = option<std::string>(r, "text-field");
   in.id_field = option<std::string>(r, "id-field");
   in.strict = r.count("strict") > 0;
+  in.reader_threads = option<unsigned>(r, "reader-threads");
+  GD_EXPECTS(in.reader_threads <= 256, "--reader-threads must be in 0..256, got " + std::to_string(in.reader_threads));
   return in;
 }
 

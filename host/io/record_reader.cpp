@@ -1,8 +1,16 @@
 // RecordReader: the first pass turns records into batches (parsing JSONL, counting and
 // reporting bad records); write_kept is a second, independent pass over the same inputs.
+// With reader_threads > 1 the first pass runs as two stages: this thread reads, decompresses
+// and splits records into chunks (io::RawChunk) while the chunk before is parsed by the
+// threads (io::parse_chunk); records are then taken from the parsed chunk in input order.
+#include <algorithm>
+#include <future>
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
+#include <utility>
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/io.hpp"
@@ -10,14 +18,33 @@
 #include "host/io/jsonl_parser.hpp"
 #include "host/io/line_reader.hpp"
 #include "host/io/parquet_records.hpp"
+#include "host/io/record_chunk.hpp"
 #include "host/io/record_cursor.hpp"
 
 namespace gpudedup {
+namespace {
+
+/// reader_threads 0: 1 on a machine of 2 cores or fewer, where the method's own threads
+/// already use every core and the copies into chunks cost more than the parse they spread
+/// (docs/benchmarks.md, "Parsing threads"); else one per core less the reading thread, at
+/// most 4 (one reading thread feeds about that many parsers).
+unsigned parse_threads(unsigned asked) {
+  if (asked > 0) return asked;
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores <= 2 ? 1u : std::min(cores - 1, 4u);
+}
+
+/// Records of one chunk at most, whatever their size: bounds the latency of a chunk of
+/// empty lines.
+constexpr size_t kChunkRecords = size_t(1) << 16;
+
+}  // namespace
 
 struct RecordReader::Impl {
   InputOptions options;
   std::vector<io::Input> inputs;
   InputStats stats;
+  io::FieldNames names;
   io::JsonlParser jsonl;
   size_t current = 0;                        // index of the input being read
   std::unique_ptr<io::RecordCursor> cursor;  // on inputs[current], when open
@@ -27,11 +54,25 @@ struct RecordReader::Impl {
   bool exhausted = false;
   io::RecordFields fields;
   std::string problem;
+  uint64_t numbered = 0;  // records given a number: ahead of stats.records by the chunks read ahead
+
+  // The parsing threads' stages (threads > 1): `ready` is being taken into batches,
+  // `flight` is being parsed, `gathered` is being read. The future is declared last, so
+  // that a parse still running is waited for before the chunks it reads are destroyed.
+  unsigned threads = 1;
+  io::RawChunk ready_raw, flight_raw, gathered;
+  io::ParsedChunk ready, flight;
+  bool gather_failed = false;  // a chunk ended with an error: read nothing more
+  std::future<void> parsing;
 
   explicit Impl(InputOptions o)
       : options(std::move(o)),
         inputs(io::resolve_inputs(options)),
-        jsonl(io::FieldNames{options.text_field, options.id_field, options.meta_field}) {}
+        names{options.text_field, options.id_field, options.meta_field},
+        jsonl(names),
+        threads(parse_threads(options.reader_threads)) {
+    GD_EXPECTS(options.reader_chunk_bytes > 0, "InputOptions::reader_chunk_bytes must be at least 1");
+  }
 
   /// The next raw record of the first pass, moving through the inputs; false at the end
   /// or at a Parquet input (read by take_parquet).
@@ -62,7 +103,7 @@ struct RecordReader::Impl {
       closed_blank += cursor->blank_lines();
       cursor.reset();
     }
-    if (++current < inputs.size()) inputs[current].first_record = stats.records;
+    if (++current < inputs.size()) inputs[current].first_record = numbered;
   }
 
   /// A folder's file that fails is skipped, reported and the run goes on (a stray image
@@ -104,10 +145,108 @@ struct RecordReader::Impl {
     });
     stats.documents += batch.size() - before;
     in.records += stats.records - records_before;
+    numbered = stats.records;
     if (more) return;
     closed_bytes += parquet->bytes_read();
     parquet.reset();
     close_input();
+  }
+
+  /// Reads raw records into `c` up to the chunk size, stopping at the end of the inputs or
+  /// at a Parquet input; an error stops it and travels with the chunk.
+  void gather(io::RawChunk& c) {
+    c.clear();
+    if (gather_failed) return;
+    io::RawRecord r;
+    try {
+      while (c.records.bytes.size() < options.reader_chunk_bytes && c.size() < kChunkRecords) {
+        if (!next_raw(r)) break;
+        c.records.add(r.bytes);
+        c.input.push_back(uint32_t(current));
+        c.jsonl.push_back(inputs[current].format == InputFormat::jsonl);
+        c.line.push_back(r.line);
+        ++numbered;
+      }
+    } catch (...) {
+      c.error = std::current_exception();
+      gather_failed = true;
+    }
+  }
+
+  void launch_parse() {
+    auto parse = [this] { io::parse_chunk(flight_raw, names, threads, flight); };
+    try {
+      parsing = std::async(std::launch::async, parse);
+    } catch (const std::system_error&) {  // no thread to be had: parsed by get(), on this thread
+      parsing = std::async(std::launch::deferred, parse);
+    }
+  }
+
+  /// Makes the next parsed chunk `ready`, reading the one after it while it is parsed.
+  /// @return false when no record is left before the end or a Parquet input.
+  bool refill() {
+    if (!parsing.valid()) {
+      gather(flight_raw);
+      if (flight_raw.size() == 0 && !flight_raw.error) return false;
+      launch_parse();
+    }
+    gather(gathered);  // overlaps the parse of the chunk in flight
+    parsing.get();
+    std::swap(ready_raw, flight_raw);
+    std::swap(ready, flight);
+    std::swap(flight_raw, gathered);
+    if (flight_raw.size() > 0 || flight_raw.error) launch_parse();
+    return true;
+  }
+
+  /// Takes the next record of `ready` into the batch (or counts it as skipped), as take().
+  void take_parsed(InputBatch& batch) {
+    io::ParsedChunk& pc = ready;
+    const io::ParsedSlice& s = pc.slices[pc.slice];
+    const size_t i = s.begin + pc.record;
+    const io::Input& in = inputs[ready_raw.input[i]];
+    const uint64_t number = stats.records++;
+    if (++pc.record == s.end - s.begin) {  // move on first: report() may throw
+      ++pc.slice;
+      pc.record = 0;
+    }
+    if (!s.usable[i - s.begin]) {
+      ++stats.skipped;
+      report(in.name + ":" + std::to_string(ready_raw.line[i]) + ": " + s.problems[pc.bad++]);
+    } else {
+      const size_t k = pc.usable++;
+      batch.docs.add(s.texts.text(k));
+      if (in.format == InputFormat::jsonl && !options.id_field.empty()) {
+        batch.ids.emplace_back(s.ids.text(k));
+      } else if (in.format == InputFormat::directory) {
+        batch.ids.push_back(in.relative);
+      } else {
+        batch.ids.push_back(std::to_string(number));
+      }
+      for (size_t j = 0; j < s.meta.set_size(k); ++j) batch.meta.add_element(s.meta.element(k, j));
+      batch.meta.end_set();
+      batch.records.push_back(number);
+      ++stats.documents;
+    }
+    if (pc.record == 0) pc.usable = pc.bad = 0;  // a new slice starts
+  }
+
+  /// next() with the parsing threads: the same batches, numbers and reports.
+  void next_parallel(InputBatch& batch, size_t max_docs, size_t max_bytes) {
+    while (batch.size() < max_docs && (max_bytes == 0 || batch.docs.bytes.size() < max_bytes)) {
+      if (ready.done()) {
+        if (ready.error) std::rethrow_exception(std::exchange(ready.error, nullptr));
+        if (refill()) continue;
+        if (gather_failed) break;  // its error was thrown already
+        if (current < inputs.size()) {  // a Parquet input
+          take_parquet(batch, max_docs, max_bytes);
+          continue;
+        }
+        exhausted = true;
+        break;
+      }
+      take_parsed(batch);
+    }
   }
 
   void update_counts() {
@@ -166,6 +305,8 @@ RecordReader::~RecordReader() = default;
 
 const InputStats& RecordReader::stats() const { return impl_->stats; }
 
+unsigned RecordReader::reader_threads() const { return impl_->threads; }
+
 uint64_t RecordReader::expected_bytes() const {
   uint64_t total = 0;
   for (const auto& in : impl_->inputs) {
@@ -180,6 +321,11 @@ bool RecordReader::next(InputBatch& batch, size_t max_docs, size_t max_bytes) {
   GD_EXPECTS(max_docs > 0, "RecordReader::next: max_docs must be at least 1 (`batch_size`)");
   auto& m = *impl_;
   batch.clear();
+  if (m.threads > 1) {
+    m.next_parallel(batch, max_docs, max_bytes);
+    m.update_counts();
+    return !batch.docs.empty();
+  }
   // max_bytes == 0: no byte limit. A batch always takes at least one document, however long.
   while (batch.size() < max_docs && (max_bytes == 0 || batch.docs.bytes.size() < max_bytes)) {
     io::RawRecord r;
@@ -192,6 +338,7 @@ bool RecordReader::next(InputBatch& batch, size_t max_docs, size_t max_bytes) {
       break;
     }
     const uint64_t number = m.stats.records++;
+    m.numbered = m.stats.records;
     m.take(r, number, batch);
   }
   m.update_counts();

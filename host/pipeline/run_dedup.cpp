@@ -5,12 +5,14 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <system_error>
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
 #include "host/core/id_table.hpp"
 #include "host/core/keep_policy.hpp"
 #include "host/core/stage_clock.hpp"
+#include "host/io/batch_prefetcher.hpp"
 #include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
 #include "host/io/shard_outputs.hpp"
@@ -137,23 +139,44 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
     p.fraction = eta.fraction(p.seconds);
     progress(p);
   };
-  auto report = [&](const char* stage, const RecordReader& reader) {
+  auto report = [&](const char* stage, const RecordReader& reader, const InputStats& read_so_far) {
     if (!progress) return;
-    p.input_bytes = reader.stats().bytes;
+    p.input_bytes = read_so_far.bytes;
     p.total_input_bytes = reader.expected_bytes();
     eta.first_pass(seconds_since(t_start), s.seconds_read, bytes_before + p.input_bytes, reads * p.total_input_bytes);
     send(stage);
   };
-  // Reads every batch of a fresh pass over the input into `use`.
+  // Reads every batch of a fresh pass over the input into `use`. With parsing threads the
+  // next batch is read while `use` works on this one; seconds_read is then the time spent
+  // waiting for it.
   InputBatch batch;
   auto read_all = [&](RecordReader& reader, const char* stage, auto&& use) {
+    std::optional<io::BatchPrefetcher> ahead;
+    if (reader.reader_threads() > 1) {
+      try {
+        ahead.emplace(reader, job.batch_size, job.batch_max_bytes);
+      } catch (const std::system_error&) {  // no thread to be had (a memory limit): read here
+      }
+    }
+    if (!ahead) {
+      for (;;) {
+        const auto t0 = clock_type::now();
+        const bool more = reader.next(batch, job.batch_size, job.batch_max_bytes);
+        s.seconds_read += seconds_since(t0);
+        if (!more) break;
+        use(batch);
+        report(stage, reader, reader.stats());
+      }
+      return;
+    }
+    InputStats read_so_far;
     for (;;) {
       const auto t0 = clock_type::now();
-      const bool more = reader.next(batch, job.batch_size, job.batch_max_bytes);
+      const bool more = ahead->next(batch, read_so_far);
       s.seconds_read += seconds_since(t0);
       if (!more) break;
       use(batch);
-      report(stage, reader);
+      report(stage, reader, read_so_far);
     }
   };
 

@@ -62,6 +62,16 @@ struct InputOptions {
   std::string meta_field;
   bool strict = false;         ///< the first bad record is fatal (data_error naming file:line)
   size_t report_limit = 5;     ///< bad records described in InputStats::reports
+  /// Threads that parse the records of the first pass (RecordReader::next). 1: the
+  /// calling thread reads and parses, nothing else runs. N > 1: the calling thread reads,
+  /// decompresses and splits records into chunks of `reader_chunk_bytes` while N threads
+  /// parse the chunk before; the batches, record numbers, ids, skipped-record reports and
+  /// errors are those of one thread, in the same order (InputStats::bytes may count up to
+  /// two chunks read ahead until the end). 0: 1 on a machine of 2 cores or fewer, else
+  /// one per core less one, at most 4.
+  unsigned reader_threads = 1;
+  /// Raw bytes of one chunk handed to the parsing threads (reader_threads > 1).
+  size_t reader_chunk_bytes = size_t(4) << 20;
   /// Files a folder input does not list: the run's own outputs (OutputSet::skip_outputs
   /// adds them), so that a run writing into the folder it reads never reads its results.
   /// Temporary output files (see AtomicOutputFile) are never listed either.
@@ -152,6 +162,8 @@ class RecordReader {
   /// text. @return false when the input is exhausted and the batch is empty.
   bool next(InputBatch& batch, size_t max_docs, size_t max_bytes);
   const InputStats& stats() const;
+  /// The threads that parse records: InputOptions::reader_threads, with 0 resolved.
+  unsigned reader_threads() const;
   /// The bytes a whole pass will read (InputStats::bytes at its end), known up front when
   /// every input (a folder's files too) is an uncompressed regular file or a Parquet file
   /// (files skipped before they are read add nothing); 0 otherwise (stdin, zstd, gzip).

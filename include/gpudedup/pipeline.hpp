@@ -52,7 +52,10 @@ struct DedupSummary {
   std::vector<std::string> description;  ///< the method's lines for a person (DedupMethod::describe)
   Backend backend = Backend::cpu;
   uint64_t kept = 0;        ///< documents written (kept + removed + input.skipped = input.records)
-  double seconds_read = 0;  ///< reading and parsing (overlaps nothing: measured apart)
+  /// Reading and parsing; with more than one parsing thread (RecordReader::reader_threads)
+  /// the next batch is read while the method works on one, and this is the time the
+  /// method waited for it.
+  double seconds_read = 0;
   double seconds_write = 0;
   double seconds_total = 0;
 };

@@ -102,3 +102,28 @@ TEST_F(CliInputFormats, FolderWithABinaryFileSkipsAndNamesIt) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find(path("docs/z.png")), std::string::npos) << r.err;
 }
+
+// --reader-threads changes who parses, not what is read: the kept records, the removed
+// list and the skipped-record report are those of one thread; a value out of range is a
+// usage error naming the option.
+TEST_F(CliInputFormats, ReaderThreadsGiveTheSameRun) {
+  std::string bad = read_file(path("in.jsonl")) + "\n{\"id\": \"e\", \"text\": broken}\n";
+  for (int i = 0; i < 200; ++i) bad += "{\"id\": \"n" + std::to_string(i) + "\", \"text\": \"note " + std::to_string(i) + "\"}\n";
+  dir_.write("bad.jsonl", bad);
+  std::string first;
+  for (const char* threads : {"1", "2", "5"}) {
+    const std::string tag = std::string("t") + threads;
+    const auto r = run_cli("dedup " + path("bad.jsonl") + " --id-field id --batch-size 7 --reader-threads " + threads +
+                           " -o " + path(tag + ".kept.jsonl") + " --removed " + path(tag + ".removed.tsv"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    ASSERT_NE(r.err.find("bad.jsonl:5:"), std::string::npos) << r.err;
+    const size_t report = r.err.find("bad.jsonl:5:");
+    const std::string run = read_file(path(tag + ".kept.jsonl")) + read_file(path(tag + ".removed.tsv")) +
+                            r.err.substr(report, r.err.find('\n', report) - report);
+    if (first.empty()) first = run;
+    EXPECT_EQ(run, first) << threads << " threads";
+  }
+  const auto r = run_cli("dedup " + path("in.jsonl") + " --reader-threads 999 -o " + path("x.jsonl"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--reader-threads"), std::string::npos) << r.err;
+}

@@ -53,16 +53,22 @@ bool has_temporary(const std::filesystem::path& dir) {
 
 }  // namespace
 
-TEST(CliMemory, DedupOutOfMemoryIsACleanErrorWithoutTemporaries) {
+// Also with parsing threads: a thread that cannot start under the limit is no error of
+// its own (the work is done on the threads there are).
+class CliMemoryReaders : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(ReaderThreads, CliMemoryReaders, ::testing::Values("1", "3"));
+
+TEST_P(CliMemoryReaders, DedupOutOfMemoryIsACleanErrorWithoutTemporaries) {
   test_support::TempDir dir;
   dir.write("small.txt", "a small document, far under the limit\n");
   dir.write("big.txt", one_line_document());
+  const std::string threads = std::string(" --threads 1 --reader-threads ") + GetParam();
   // The limit leaves the program room for an ordinary run: the failure below is the document's.
-  const Limited base = limited(dir, "dedup small.txt -o small.out.txt --threads 1");
+  const Limited base = limited(dir, "dedup small.txt -o small.out.txt" + threads);
   ASSERT_EQ(base.code, 0) << "baseline under ulimit -v " << limit_kib << " failed: " << base.err;
 
   dir.write("out.txt", "earlier output\n");
-  const Limited r = limited(dir, "dedup big.txt -o out.txt --removed removed.tsv --threads 1");
+  const Limited r = limited(dir, "dedup big.txt -o out.txt --removed removed.tsv" + threads);
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.err.find("gpudedup dedup: error: out of memory while running dedup; try a smaller --batch-size"),
             std::string::npos)

@@ -1,0 +1,123 @@
+// The whole job with the next batch read while the method works on one (reader_threads
+// other than 1) against the job on one thread: the same outputs, counts and reports for
+// every method, the same error under `strict`, and a failure in the middle of the job
+// stops the reading thread instead of leaving it behind.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/pipeline.hpp"
+#include "support/files.hpp"
+#include "support/planted_clusters.hpp"
+
+namespace gpudedup {
+namespace {
+
+using test_support::read_file;
+
+/// The planted corpus with malformed records among its lines.
+std::string corpus_with_bad_lines() {
+  const std::string planted = test_support::planted_jsonl(test_support::planted_corpus(7, 12, 20));
+  std::string out;
+  size_t line = 0;
+  for (size_t begin = 0; begin < planted.size();) {
+    const size_t end = planted.find('\n', begin) + 1;
+    out.append(planted, begin, end - begin);
+    if (++line % 17 == 0) out += "{\"text\": broken\n";
+    begin = end;
+  }
+  return out;
+}
+
+struct JobRun {
+  std::string outputs;  // every output file and the counts, one string to compare
+  std::vector<uint64_t> progress_bytes;
+};
+
+JobRun run_job(const std::string& method, const std::string& corpus, unsigned threads, test_support::TempDir& dir) {
+  DedupJob job;
+  job.input.paths = {corpus};
+  job.input.id_field = "id";
+  job.input.reader_threads = threads;
+  job.input.reader_chunk_bytes = 300;  // several chunks to a batch
+  job.config.method = method;
+  job.config.backend = Backend::cpu;
+  job.batch_size = 8;
+  const std::string tag = method + std::to_string(threads);
+  job.outputs.output = dir.path(tag + ".kept.jsonl");
+  job.outputs.removed = dir.path(tag + ".removed.tsv");
+  job.outputs.pairs = dir.path(tag + ".pairs.tsv");
+  job.outputs.clusters = dir.path(tag + ".clusters.jsonl");
+  JobRun r;
+  const DedupSummary s = run_dedup(job, [&](const Progress& p) {
+    if (std::string(p.stage) == "sketch") r.progress_bytes.push_back(p.input_bytes);
+  });
+  r.outputs = read_file(job.outputs.output) + read_file(job.outputs.removed) + read_file(job.outputs.pairs) +
+              read_file(job.outputs.clusters);
+  r.outputs += "records " + std::to_string(s.input.records) + " skipped " + std::to_string(s.input.skipped) +
+               " bytes " + std::to_string(s.input.bytes) + " kept " + std::to_string(s.kept) + "\n";
+  for (const auto& report : s.input.reports) r.outputs += report + "\n";
+  return r;
+}
+
+TEST(ReadAhead, EveryMethodGivesTheSameOutputsAsOneThread) {
+  test_support::TempDir dir;
+  const std::string corpus = dir.write("corpus.jsonl", corpus_with_bad_lines());
+  for (const std::string method : {"minhash", "exact", "simhash", "bloom"}) {
+    SCOPED_TRACE(method);
+    const JobRun one = run_job(method, corpus, 1, dir);
+    EXPECT_NE(one.outputs.find(":18: "), std::string::npos) << "a malformed line is reported";
+    for (unsigned threads : {2u, 3u}) {
+      const JobRun many = run_job(method, corpus, threads, dir);
+      EXPECT_EQ(many.outputs, one.outputs) << threads << " threads";
+      // A progress line per batch, its bytes never going back.
+      EXPECT_EQ(many.progress_bytes.size(), one.progress_bytes.size());
+      for (size_t i = 1; i < many.progress_bytes.size(); ++i)
+        EXPECT_LE(many.progress_bytes[i - 1], many.progress_bytes[i]);
+    }
+  }
+}
+
+TEST(ReadAhead, StrictFailsWithTheSameMessage) {
+  test_support::TempDir dir;
+  const std::string corpus = dir.write("corpus.jsonl", corpus_with_bad_lines());
+  std::vector<std::string> messages;
+  for (unsigned threads : {1u, 2u}) {
+    DedupJob job;
+    job.input.paths = {corpus};
+    job.input.strict = true;
+    job.input.reader_threads = threads;
+    job.batch_size = 4;
+    try {
+      run_dedup(job);
+      ADD_FAILURE() << "strict run accepted a malformed record";
+    } catch (const data_error& e) {
+      messages.push_back(e.what());
+    }
+  }
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[1], messages[0]);
+  EXPECT_NE(messages[0].find("corpus.jsonl:18:"), std::string::npos) << messages[0];
+}
+
+TEST(ReadAhead, AFailureWhileSketchingStopsTheReader) {
+  test_support::TempDir dir;
+  const std::string corpus = dir.write("corpus.jsonl", corpus_with_bad_lines());
+  DedupJob job;
+  job.input.paths = {corpus};
+  job.input.reader_threads = 2;
+  job.batch_size = 2;
+  int batches = 0;
+  EXPECT_THROW(run_dedup(job,
+                         [&](const Progress& p) {
+                           if (std::string(p.stage) == "sketch" && ++batches == 3) throw std::runtime_error("stop");
+                         }),
+               std::runtime_error);
+  EXPECT_EQ(batches, 3);
+}
+
+}  // namespace
+}  // namespace gpudedup
