@@ -12,4 +12,9 @@ namespace gpudedup::detail {
 /// The spec of a config: shingles and the MinHash permutations.
 SketchSpec make_sketch_spec(const Config& config);
 
+/// pair_similarity() by signature estimate, from two signature rows and set sizes
+/// wherever they are held (the spilled corpus reads them from its file).
+double signature_similarity(const SketchSpec& spec, const uint32_t* row_a, const uint32_t* row_b, uint32_t size_a,
+                            uint32_t size_b);
+
 }  // namespace gpudedup::detail

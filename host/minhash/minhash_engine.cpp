@@ -1,8 +1,11 @@
 // The MinHash engine: sketches batches on the chosen backend, then finds candidates band
-// by band, verifies them and clusters with a union-find as it goes.
+// by band, verifies them and clusters with a union-find as it goes. Past its memory limit
+// the corpus spills to disk and each band is walked one key-range partition at a time
+// (spill_store.hpp, partitioned_candidates.hpp), with the same answer.
 #include "gpudedup/minhash.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include "gpudedup/errors.hpp"
 #include "host/core/format.hpp"
@@ -11,6 +14,9 @@
 #include "host/core/union_find.hpp"
 #include "host/minhash/bucket_completion.hpp"
 #include "host/minhash/compute_backend.hpp"
+#include "host/minhash/memory_budget.hpp"
+#include "host/minhash/partitioned_candidates.hpp"
+#include "host/minhash/spill_store.hpp"
 
 namespace gpudedup {
 
@@ -27,6 +33,41 @@ struct MinHashEngine::Impl {
   ShingleSets sets;
   bool keep_sets = false;
   StageSeconds seconds;
+  uint64_t memory_limit = 0;
+  std::unique_ptr<detail::SpillStore> spill;  ///< set once the corpus passed memory_limit
+  unsigned spill_partitions = 0;              ///< the most partitions a band was split into
+  Signatures batch_signatures;                ///< one batch's, on its way to the spill
+  std::vector<uint32_t> batch_sizes;
+
+  uint64_t documents() const { return spill ? spill->documents() : set_sizes.size(); }
+
+  /// Whether holding n documents passes the limit. The shingle sets of verify exact
+  /// stay in memory, so that mode never spills.
+  bool over_limit(uint64_t n) const {
+    return !keep_sets && n * detail::in_memory_bytes_per_document(signatures.num_perm) > memory_limit;
+  }
+
+  /// Moves what is held to a new spill store; from here on documents go there.
+  void start_spill() {
+    // Band entries held before they are written: an eighth of the limit, 4 K..1 M entries.
+    const size_t flush = size_t(std::clamp<uint64_t>(memory_limit / 8 / sizeof(detail::BandEntry), 4096, 1u << 20));
+    spill = std::make_unique<detail::SpillStore>(detail::resolved_temp_dir(spec.config), signatures.num_perm, lsh,
+                                                 flush);
+    spill->append(signatures.values.data(), set_sizes.data(), set_sizes.size());
+    signatures.values = PodBuffer<uint32_t>();
+    std::vector<uint32_t>().swap(set_sizes);
+  }
+
+  /// The spilled similarity of a and b, read through the mapping; the mapped pages
+  /// are dropped from the resident set every `release_every` reads.
+  double spilled_similarity(uint32_t a, uint32_t b) {
+    if (++reads_since_release >= release_every) {
+      spill->release_pages();
+      reads_since_release = 0;
+    }
+    return detail::signature_similarity(spec, spill->row(a), spill->row(b), spill->set_size(a), spill->set_size(b));
+  }
+  uint64_t reads_since_release = 0, release_every = 1;
 
   detail::CorpusView view() const { return {&signatures, &set_sizes, keep_sets ? &sets : nullptr}; }
 
@@ -36,6 +77,11 @@ struct MinHashEngine::Impl {
     }
   }
 
+  /// The similarity of a and b wherever the corpus is held.
+  double similarity(const detail::CorpusView& corpus, uint32_t a, uint32_t b) {
+    return spill ? spilled_similarity(a, b) : detail::pair_similarity(spec, corpus, a, b);
+  }
+
   /// Verifies each windowed bucket's members against every cluster it holds (host, the
   /// same for both backends), so the window loses no pair that passes.
   void complete_windowed(const detail::WindowedBuckets& windowed, detail::UnionFind& uf, DedupResult& r) {
@@ -43,9 +89,8 @@ struct MinHashEngine::Impl {
     const detail::CorpusView corpus = view();
     const double t = spec.config.threshold;
     const bool accept_all = spec.config.verify == VerifyMode::none;
-    const detail::PairCheck check{
-        [&](uint32_t a, uint32_t b) { return detail::pair_similarity(spec, corpus, a, b); },
-        [&](double s) { return accept_all || s >= t; }};
+    const detail::PairCheck check{[&](uint32_t a, uint32_t b) { return similarity(corpus, a, b); },
+                                  [&](double s) { return accept_all || s >= t; }};
     for (size_t i = 0; i < windowed.size(); ++i) {
       const uint64_t lo = windowed.offsets[i];
       r.candidate_pairs += detail::complete_bucket(windowed.members.data() + lo, size_t(windowed.offsets[i + 1] - lo),
@@ -53,8 +98,55 @@ struct MinHashEngine::Impl {
     }
   }
 
+  /// band_pairs() and cluster() of a spilled band, partition by partition. Each
+  /// partition's passed pairs are clustered before the next partition is walked: its
+  /// pairs come after them in candidate order, and a pair skipped because an earlier
+  /// partition joined its documents is one the in-memory run verifies but whose union
+  /// changes nothing (all_pairs skips none), so the pairs and clusters are the same.
+  void spilled_band_pairs(detail::PartitionedCandidates& walker, uint32_t band,
+                          const std::function<bool(uint32_t, uint32_t)>& skip, detail::UnionFind& uf,
+                          std::vector<ScoredPair>& passed, detail::WindowedBuckets& windowed, DedupResult& r) {
+    const double t = spec.config.threshold;
+    const bool accept_all = spec.config.verify == VerifyMode::none;
+    auto t0 = stage_clock::now();
+    walker.walk_band(
+        band, spec.config.all_pairs,
+        [&](uint32_t a, uint32_t b) {
+          ++r.candidate_pairs;
+          if (skip(a, b)) return;
+          const double s = spilled_similarity(a, b);
+          if (accept_all || s >= t) passed.push_back({a, b, s});
+        },
+        [&](const detail::BandEntry* members, size_t n) {
+          for (size_t i = 0; i < n; ++i) windowed.members.push_back(members[i].doc);
+          windowed.offsets.push_back(windowed.members.size());
+        },
+        [&] {
+          seconds.candidates += seconds_since(t0);
+          t0 = stage_clock::now();
+          cluster(passed, uf, r);
+          passed.clear();
+          seconds.cluster += seconds_since(t0);
+          t0 = stage_clock::now();
+        });
+  }
+
+  /// The spill's partition walker, with what it may hold: the limit less the
+  /// union-find (4 B per document). Null when nothing spilled.
+  std::unique_ptr<detail::PartitionedCandidates> make_walker(uint64_t documents) {
+    if (!spill) return nullptr;
+    spill->seal();
+    const uint64_t uf_bytes = documents * sizeof(uint32_t);
+    const uint64_t budget = std::max(memory_limit > uf_bytes ? memory_limit - uf_bytes : 0, memory_limit / 4);
+    // Two rows of about 4 KB pages each per verification may stay resident: a quarter
+    // of the budget, then the mapping is dropped.
+    release_every = std::max<uint64_t>(budget / 4 / (2 * 4096), 64);
+    return std::make_unique<detail::PartitionedCandidates>(*spill, budget);
+  }
+
   void finish_minhash(detail::UnionFind& uf, DedupResult& r) {
     const bool all = spec.config.all_pairs;
+    const auto walker = make_walker(r.documents);
     auto skip = [&](uint32_t a, uint32_t b) { return !all && uf.find(a) == uf.find(b); };
     std::vector<ScoredPair> passed;
     detail::WindowedBuckets windowed;
@@ -62,15 +154,20 @@ struct MinHashEngine::Impl {
       passed.clear();
       windowed.clear();
       auto t0 = stage_clock::now();
-      compute->band_pairs(view(), band, lsh.rows, skip, passed, &r.candidate_pairs, &windowed);
-      seconds.candidates += seconds_since(t0);
-      t0 = stage_clock::now();
-      cluster(passed, uf, r);
-      seconds.cluster += seconds_since(t0);
+      if (walker) {
+        spilled_band_pairs(*walker, band, skip, uf, passed, windowed, r);
+      } else {
+        compute->band_pairs(view(), band, lsh.rows, skip, passed, &r.candidate_pairs, &windowed);
+        seconds.candidates += seconds_since(t0);
+        t0 = stage_clock::now();
+        cluster(passed, uf, r);
+        seconds.cluster += seconds_since(t0);
+      }
       t0 = stage_clock::now();
       complete_windowed(windowed, uf, r);
       seconds.candidates += seconds_since(t0);
     }
+    if (walker) spill_partitions = walker->max_partitions();
     if (all) {  // the same pair can pass in several bands
       std::stable_sort(r.pairs.begin(), r.pairs.end(),
                        [](const ScoredPair& x, const ScoredPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
@@ -96,6 +193,7 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
                                                config.lsh.false_negative_weight);
   s.signatures.num_perm = config.minhash.num_perm;
   s.keep_sets = config.verify == VerifyMode::exact;
+  s.memory_limit = detail::resolved_memory_limit(config);
 }
 
 MinHashEngine::~MinHashEngine() = default;
@@ -105,8 +203,12 @@ MinHashEngine& MinHashEngine::operator=(MinHashEngine&&) noexcept = default;
 Backend MinHashEngine::backend() const { return impl_->backend; }
 const Config& MinHashEngine::config() const { return impl_->spec.config; }
 const LshParams& MinHashEngine::lsh_params() const { return impl_->lsh; }
-uint64_t MinHashEngine::size() const { return impl_->set_sizes.size(); }
-const Signatures& MinHashEngine::signatures() const { return impl_->signatures; }
+uint64_t MinHashEngine::size() const { return impl_->documents(); }
+const Signatures& MinHashEngine::signatures() const {
+  GD_EXPECTS(!impl_->spill, "`memory_limit`: the signatures were spilled to disk; give a limit that holds them "
+                            "to read them here");
+  return impl_->signatures;
+}
 
 Signatures MinHashEngine::sketch(const DocumentBatch& batch, std::vector<uint32_t>* set_sizes) const {
   Signatures out;
@@ -138,6 +240,15 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   }
   const auto t0 = stage_clock::now();
   const uint32_t P = s.signatures.num_perm;
+  if (!s.spill && s.over_limit(first + batch.size())) s.start_spill();
+  if (s.spill) {
+    s.batch_signatures.values.resize(batch.size() * P);
+    s.batch_sizes.resize(batch.size());
+    s.compute->sketch(batch, s.batch_signatures.values.data(), s.batch_sizes.data(), nullptr);
+    s.spill->append(s.batch_signatures.values.data(), s.batch_sizes.data(), batch.size());
+    s.seconds.sketch += seconds_since(t0);
+    return first;
+  }
   s.signatures.values.resize((first + batch.size()) * P);
   s.set_sizes.resize(first + batch.size());
   s.compute->sketch(batch, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
@@ -160,12 +271,19 @@ uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector
   if (first + sigs.size() >= UINT32_MAX) {
     throw data_error("more than 4294967294 documents in one run: split the input into several runs");
   }
+  if (!s.spill && s.over_limit(first + sigs.size())) s.start_spill();
+  if (s.spill) {
+    s.spill->append(sigs.values.data(), set_sizes.data(), sigs.size());
+    return first;
+  }
   s.signatures.values.append(sigs.values.data(), sigs.values.size());
   s.set_sizes.insert(s.set_sizes.end(), set_sizes.begin(), set_sizes.end());
   return first;
 }
 
 std::vector<std::pair<uint32_t, uint32_t>> MinHashEngine::candidate_pairs() const {
+  GD_EXPECTS(!impl_->spill, "`memory_limit`: the signatures were spilled to disk; give a limit that holds them "
+                            "to list the candidate pairs here");
   std::vector<std::pair<uint32_t, uint32_t>> all;
   for (uint32_t band = 0; band < impl_->lsh.bands; ++band)
     impl_->compute->band_candidates(impl_->view(), band, impl_->lsh.rows, all);
@@ -180,6 +298,7 @@ DedupResult MinHashEngine::finish() {
   r.documents = size();
   r.lsh = s.lsh;
   for (uint32_t sz : s.set_sizes) r.empty += sz == 0;
+  if (s.spill) r.empty = s.spill->empty_documents();
   detail::UnionFind uf(r.documents);
   s.finish_minhash(uf, r);
   const auto t0 = stage_clock::now();
@@ -191,9 +310,16 @@ DedupResult MinHashEngine::finish() {
 
 std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
   const Config& c = impl_->spec.config;
-  return {detail::format("minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs",
-                         c.minhash.num_perm, r.lsh.bands, r.lsh.rows, c.lsh.bands ? "given" : "auto", c.threshold,
-                         (unsigned long long)r.candidate_pairs)};
+  std::vector<std::string> lines = {
+      detail::format("minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs", c.minhash.num_perm,
+                     r.lsh.bands, r.lsh.rows, c.lsh.bands ? "given" : "auto", c.threshold,
+                     (unsigned long long)r.candidate_pairs)};
+  if (impl_->spill) {
+    lines.push_back(detail::format("past the memory limit (%.1f MiB): spilled %.1f MiB to %s, up to %u partitions per band",
+                                   double(impl_->memory_limit) / (1 << 20), double(impl_->spill->bytes()) / (1 << 20),
+                                   impl_->spill->folder().c_str(), impl_->spill_partitions));
+  }
+  return lines;
 }
 
 }  // namespace gpudedup
