@@ -13,7 +13,8 @@ namespace gpudedup::detail {
 /// radix-sort scratch (16 B each).
 inline uint64_t in_memory_bytes_per_document(uint32_t num_perm) { return 4ull * num_perm + 4 + 32; }
 
-/// Config::memory_limit, or half of the physical memory when it is 0.
+/// Config::memory_limit, or when it is 0 half of the physical memory (or of the cgroup
+/// v2 memory limit, /sys/fs/cgroup/memory.max, when that is lower).
 uint64_t resolved_memory_limit(const Config& config);
 
 /// Config::temp_dir, or $TMPDIR when that is set and not empty, or /tmp.

@@ -58,16 +58,18 @@ struct MinHashEngine::Impl {
     std::vector<uint32_t>().swap(set_sizes);
   }
 
-  /// The spilled similarity of a and b, read through the mapping; the mapped pages
-  /// are dropped from the resident set every `release_every` reads.
+  /// The spilled similarity of a and b, their rows read from the spill file. A bucket's
+  /// pairs (i, j) come j by j, so the row of b is read again only when b changes.
   double spilled_similarity(uint32_t a, uint32_t b) {
-    if (++reads_since_release >= release_every) {
-      spill->release_pages();
-      reads_since_release = 0;
-    }
-    return detail::signature_similarity(spec, spill->row(a), spill->row(b), spill->set_size(a), spill->set_size(b));
+    const size_t n = spill->row_values();
+    row_a.resize(n);
+    row_b.resize(n);
+    if (a != row_a_doc) spill->read_row(row_a_doc = a, row_a.data());
+    if (b != row_b_doc) spill->read_row(row_b_doc = b, row_b.data());
+    return detail::signature_similarity(spec, row_a.data(), row_b.data(), row_a[n - 1], row_b[n - 1]);
   }
-  uint64_t reads_since_release = 0, release_every = 1;
+  std::vector<uint32_t> row_a, row_b;
+  uint64_t row_a_doc = UINT64_MAX, row_b_doc = UINT64_MAX;
 
   detail::CorpusView view() const { return {&signatures, &set_sizes, keep_sets ? &sets : nullptr}; }
 
@@ -138,9 +140,6 @@ struct MinHashEngine::Impl {
     spill->seal();
     const uint64_t uf_bytes = documents * sizeof(uint32_t);
     const uint64_t budget = std::max(memory_limit > uf_bytes ? memory_limit - uf_bytes : 0, memory_limit / 4);
-    // Two rows of about 4 KB pages each per verification may stay resident: a quarter
-    // of the budget, then the mapping is dropped.
-    release_every = std::max<uint64_t>(budget / 4 / (2 * 4096), 64);
     return std::make_unique<detail::PartitionedCandidates>(*spill, budget);
   }
 

@@ -1,8 +1,6 @@
 // Writing the spilled corpus as it is sketched, and reading it back for the candidates.
 #include "host/minhash/spill_store.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -31,12 +29,8 @@ SpillStore::SpillStore(const std::string& folder, uint32_t num_perm, const LshPa
       blocks_(lsh.bands),
       band_entries_(lsh.bands, 0) {}
 
-SpillStore::~SpillStore() {
-  if (mapped_) ::munmap(const_cast<uint32_t*>(mapped_), mapped_bytes_);
-}
-
 void SpillStore::append(const uint32_t* signatures, const uint32_t* set_sizes, size_t n) {
-  GD_EXPECTS(!mapped_, "SpillStore::append after seal");
+  GD_EXPECTS(!sealed_, "SpillStore::append after seal");
   const size_t P = row_values_ - 1;
   for (size_t lo = 0; lo < n; lo += rows_per_write) {
     const size_t hi = std::min(n, lo + rows_per_write);
@@ -77,20 +71,11 @@ void SpillStore::flush_keys() {
 }
 
 void SpillStore::seal() {
-  if (mapped_) return;
+  if (sealed_) return;
   flush_keys();
   for (auto& p : pending_) std::vector<BandEntry>().swap(p);
   std::vector<uint32_t>().swap(row_buffer_);
-  mapped_bytes_ = size_t(rows_.size());
-  if (mapped_bytes_ == 0) return;
-  void* m = ::mmap(nullptr, mapped_bytes_, PROT_READ, MAP_SHARED, rows_.fd(), 0);
-  if (m == MAP_FAILED) {
-    throw data_error("`temp_dir` " + folder() + ": cannot map the spill file of signatures: " +
-                     std::strerror(errno));
-  }
-  // Verification reads rows in bucket order, which is random: no read-ahead.
-  ::madvise(m, mapped_bytes_, MADV_RANDOM);
-  mapped_ = static_cast<const uint32_t*>(m);
+  sealed_ = true;
 }
 
 void SpillStore::read_band(uint32_t band, std::vector<BandEntry>& buffer,
@@ -106,8 +91,8 @@ void SpillStore::read_band(uint32_t band, std::vector<BandEntry>& buffer,
   }
 }
 
-void SpillStore::release_pages() const {
-  if (mapped_) ::madvise(const_cast<uint32_t*>(mapped_), mapped_bytes_, MADV_DONTNEED);
+void SpillStore::read_row(uint64_t doc, uint32_t* out) const {
+  rows_.read(doc * row_values_ * sizeof(uint32_t), out, row_values_ * sizeof(uint32_t));
 }
 
 }  // namespace gpudedup::detail

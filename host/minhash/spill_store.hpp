@@ -1,8 +1,10 @@
 #pragma once
 // The spilled corpus of a MinHash run over its memory limit: each document's signature
-// row (P values, then its set size) in input order in one file, read back through a
-// read-only mapping; and each band's (band key, document) entries of the non-empty
-// documents, in document order, as blocks of one file (a block per band per flush).
+// row (P values, then its set size) in input order in one file, read back one row at a
+// time with pread (a mapping of the file grows the resident set by a whole fault-around
+// window or large folio per row read); and each band's (band key, document) entries of
+// the non-empty documents, in document order, as blocks of one file (a block per band
+// per flush).
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -17,20 +19,21 @@ namespace gpudedup::detail {
 struct BandEntry {
   uint64_t key;
   uint32_t doc;
+  uint32_t unused = 0;  ///< written as zeros, not as whatever the padding held
 };
 
 class SpillStore {
  public:
   /// `flush_entries`: band entries held before they are written (16 B each).
   SpillStore(const std::string& folder, uint32_t num_perm, const LshParams& lsh, size_t flush_entries);
-  ~SpillStore();
+  ~SpillStore() = default;
   SpillStore(const SpillStore&) = delete;
   SpillStore& operator=(const SpillStore&) = delete;
 
   /// Appends n documents (numbered from documents()): rows of P signature values and
   /// their set sizes (0: empty, no band entries).
   void append(const uint32_t* signatures, const uint32_t* set_sizes, size_t n);
-  /// Ends the writing: flushes the band entries and maps the rows for reading.
+  /// Ends the writing: flushes the band entries.
   void seal();
 
   uint64_t documents() const { return documents_; }
@@ -45,12 +48,10 @@ class SpillStore {
   void read_band(uint32_t band, std::vector<BandEntry>& buffer,
                  const std::function<void(const BandEntry*, size_t)>& chunk) const;
 
-  /// Document `doc`'s row: P values, then its set size. After seal().
-  const uint32_t* row(uint64_t doc) const { return mapped_ + doc * row_values_; }
-  uint32_t set_size(uint64_t doc) const { return row(doc)[row_values_ - 1]; }
-  /// Drops the mapped pages from this process's resident set (they stay in the page
-  /// cache, so reading them again costs no disk read while memory is free).
-  void release_pages() const;
+  /// Reads document `doc`'s row into `out` (P + 1 values: the signature, then the set
+  /// size).
+  void read_row(uint64_t doc, uint32_t* out) const;
+  size_t row_values() const { return row_values_; }
 
  private:
   void flush_keys();
@@ -69,8 +70,7 @@ class SpillStore {
   std::vector<uint64_t> band_entries_;
   std::vector<uint32_t> row_buffer_;
   uint64_t documents_ = 0, empty_ = 0;
-  const uint32_t* mapped_ = nullptr;
-  size_t mapped_bytes_ = 0;
+  bool sealed_ = false;
 };
 
 }  // namespace gpudedup::detail
