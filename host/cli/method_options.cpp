@@ -6,6 +6,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "host/cli/bloom_options.hpp"
+#include "host/cli/memory_options.hpp"
 #include "host/cli/simhash_options.hpp"
 
 namespace gpudedup::cli {
@@ -24,6 +25,7 @@ const std::vector<OptionGroup>& option_groups() {
       {"verify", {"verify"}},
       {"similarity", {"similarity"}},
       {"sampling", {"sample", "sample-size", "sample-mod"}},
+      {"memory", {"memory-limit", "temp-dir"}},
       {"simhash",
        {"hamming", "blocks", "split-factor", "weights", "len-mu", "len-sigma", "meta-field", "meta-weight",
         "min-score"}},
@@ -42,11 +44,13 @@ bool reads(const MethodEntry& m, const std::string& group) {
 void add_method_options(cxxopts::Options& o) {
   add_simhash_options(o);
   add_bloom_options(o);  // with the sampling options
+  add_memory_options(o);
 }
 
 void read_method_options(const cxxopts::ParseResult& r, Config& c) {
   c.simhash = read_simhash_options(r);
   read_bloom_options(r, c);
+  read_memory_options(r, c);
 }
 
 void refuse_other_methods_options(const cxxopts::ParseResult& r, const MethodEntry& method) {

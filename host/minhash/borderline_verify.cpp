@@ -114,10 +114,14 @@ BorderlineVerifier::BorderlineVerifier(const SketchSpec& spec, uint64_t set_budg
     : spec_(spec), band_(make_borderline_band(spec.config)), set_budget_(set_budget) {}
 
 Verdict BorderlineVerifier::classify(const CorpusView& corpus, uint32_t a, uint32_t b, double similarity) const {
-  const auto& sizes = *corpus.set_sizes;
-  if (band_.similarity == Similarity::jaccard) return band_.classify(similarity, sizes[a], sizes[b]);
   const Signatures& sigs = *corpus.signatures;
-  return band_.classify(estimated_jaccard(sigs.row(a), sigs.row(b), sigs.num_perm), sizes[a], sizes[b]);
+  return classify(sigs.row(a), sigs.row(b), (*corpus.set_sizes)[a], (*corpus.set_sizes)[b], similarity);
+}
+
+Verdict BorderlineVerifier::classify(const uint32_t* row_a, const uint32_t* row_b, uint32_t size_a, uint32_t size_b,
+                                     double similarity) const {
+  if (band_.similarity == Similarity::jaccard) return band_.classify(similarity, size_a, size_b);
+  return band_.classify(estimated_jaccard(row_a, row_b, spec_.config.minhash.num_perm), size_a, size_b);
 }
 
 void BorderlineVerifier::defer(uint32_t a, uint32_t b, double similarity) {
@@ -133,8 +137,8 @@ void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<Sc
   if (uf.unite(p.a, p.b) || spec_.config.all_pairs) out.push_back(p);
 }
 
-void BorderlineVerifier::decide(const std::vector<uint32_t>& set_sizes, const TextReplay& replay, UnionFind& uf,
-                                std::vector<ScoredPair>& out) {
+void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t(uint32_t)>& set_size,
+                                const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out) {
   // The same pair comes from several bands, and (CUDA) pairs already joined when they
   // were found: only the distinct pairs still apart matter, the same on every backend.
   std::vector<ScoredPair> pairs;
@@ -155,12 +159,13 @@ void BorderlineVerifier::decide(const std::vector<uint32_t>& set_sizes, const Te
     }
     return;
   }
-  decide_exactly(pairs, set_sizes, replay, uf, out);
+  decide_exactly(pairs, documents, set_size, replay, uf, out);
 }
 
-void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, const std::vector<uint32_t>& set_sizes,
-                                        const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out) {
-  const size_t docs = set_sizes.size();
+void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, uint64_t documents,
+                                        const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
+                                        UnionFind& uf, std::vector<ScoredPair>& out) {
+  const size_t docs = size_t(documents);
   std::vector<uint8_t> wanted(docs, 0);
   ReplayChunk chunk(spec_);
   for (size_t lo = 0; lo < pairs.size();) {
@@ -168,7 +173,7 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, co
     size_t hi = lo;
     uint64_t bytes = 0;
     while (hi < pairs.size()) {
-      const uint64_t more = uint64_t(set_sizes[pairs[hi].a]) * sizeof(uint64_t);
+      const uint64_t more = uint64_t(set_size(uint32_t(pairs[hi].a))) * sizeof(uint64_t);
       if (hi > lo && bytes + more > set_budget_) break;
       bytes += more;
       const uint32_t a = pairs[hi].a;
@@ -180,7 +185,7 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, co
     std::fill(wanted.begin(), wanted.end(), 0);
     for (const auto& p : by_b) {
       uint32_t& last = last_partner[p.a];
-      last = std::max(last, p.b);
+      last = std::max(last, uint32_t(p.b));  // local indices: a run holds < 2^32 documents
       wanted[p.a] = wanted[p.b] = 1;
     }
     std::stable_sort(by_b.begin(), by_b.end(),

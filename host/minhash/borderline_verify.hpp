@@ -6,6 +6,7 @@
 // The corpus is never held: only the borderline pairs, and the shingle sets of their
 // earlier documents up to a byte budget per pass.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "gpudedup/method.hpp"
@@ -62,6 +63,9 @@ class BorderlineVerifier {
   const BorderlineBand& band() const { return band_; }
   /// The verdict of candidate (a, b), whose estimated similarity is `similarity`.
   Verdict classify(const CorpusView& corpus, uint32_t a, uint32_t b, double similarity) const;
+  /// The same from two signature rows and set sizes wherever they are held (a spill file).
+  Verdict classify(const uint32_t* row_a, const uint32_t* row_b, uint32_t size_a, uint32_t size_b,
+                   double similarity) const;
   /// Keeps a borderline pair (a < b) for decide(). The same pair comes from several
   /// bands: the list is made distinct whenever it has doubled since it last was.
   void defer(uint32_t a, uint32_t b, double similarity);
@@ -72,14 +76,15 @@ class BorderlineVerifier {
   /// `uf` and appends to `out` those that joined two clusters (every passing pair with
   /// all_pairs), in (earlier-pass group, b, a) order: the same for every backend.
   /// @throws data_error when the replay does not give a wanted document (input changed).
-  void decide(const std::vector<uint32_t>& set_sizes, const TextReplay& replay, UnionFind& uf,
-              std::vector<ScoredPair>& out);
+  /// `set_size(d)` gives document d's set size wherever the corpus is held.
+  void decide(uint64_t documents, const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
+              UnionFind& uf, std::vector<ScoredPair>& out);
 
   const BorderlineStats& stats() const { return stats_; }
 
  private:
-  void decide_exactly(const std::vector<ScoredPair>& pairs, const std::vector<uint32_t>& set_sizes,
-                      const TextReplay& replay, UnionFind& uf,
+  void decide_exactly(const std::vector<ScoredPair>& pairs, uint64_t documents,
+                      const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay, UnionFind& uf,
                       std::vector<ScoredPair>& out);
   void join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out);
 

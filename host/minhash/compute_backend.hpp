@@ -15,5 +15,9 @@ SketchSpec make_sketch_spec(const Config& config);
 /// The similarity (Config::similarity) of two sorted shingle-hash sets as --verify exact
 /// computes it: Broder's estimators for bottom-s samples, the sets' own otherwise.
 double exact_set_similarity(const SketchSpec& spec, const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb);
+/// pair_similarity() by signature estimate, from two signature rows and set sizes
+/// wherever they are held (the spilled corpus reads them from its file).
+double signature_similarity(const SketchSpec& spec, const uint32_t* row_a, const uint32_t* row_b, uint32_t size_a,
+                            uint32_t size_b);
 
 }  // namespace gpudedup::detail

@@ -1,9 +1,12 @@
 // The MinHash engine: sketches batches on the chosen backend, then finds candidates band
-// by band, verifies them and clusters with a union-find as it goes.
+// by band, verifies them and clusters with a union-find as it goes. Past its memory limit
+// the corpus spills to disk and each band is walked one key-range partition at a time
+// (spill_store.hpp, partitioned_candidates.hpp), with the same answer.
 #include "gpudedup/minhash.hpp"
 
 #include <algorithm>
 #include <optional>
+#include <functional>
 
 #include "gpudedup/errors.hpp"
 #include "host/core/format.hpp"
@@ -14,6 +17,9 @@
 #include "host/minhash/borderline_verify.hpp"
 #include "host/minhash/bucket_completion.hpp"
 #include "host/minhash/compute_backend.hpp"
+#include "host/minhash/memory_budget.hpp"
+#include "host/minhash/partitioned_candidates.hpp"
+#include "host/minhash/spill_store.hpp"
 
 namespace gpudedup {
 
@@ -32,6 +38,45 @@ struct MinHashEngine::Impl {
   std::optional<detail::BorderlineVerifier> borderline;  // --verify auto
   TextReplay replay;
   StageSeconds seconds;
+  double backend_threshold = 0;      ///< the pass rule of the backends (below the threshold under auto)
+  bool backend_accepts_all = false;  ///< verify none, or auto with a floor of 0 (containments)
+  uint64_t memory_limit = 0;
+  std::unique_ptr<detail::SpillStore> spill;  ///< set once the corpus passed memory_limit
+  unsigned spill_partitions = 0;              ///< the most partitions a band was split into
+  Signatures batch_signatures;                ///< one batch's, on its way to the spill
+  std::vector<uint32_t> batch_sizes;
+
+  uint64_t documents() const { return spill ? spill->documents() : set_sizes.size(); }
+
+  /// Whether holding n documents passes the limit. The shingle sets of verify exact
+  /// stay in memory, so that mode never spills.
+  bool over_limit(uint64_t n) const {
+    return !keep_sets && n * detail::in_memory_bytes_per_document(signatures.num_perm) > memory_limit;
+  }
+
+  /// Moves what is held to a new spill store; from here on documents go there.
+  void start_spill() {
+    // Band entries held before they are written: an eighth of the limit, 4 K..1 M entries.
+    const size_t flush = size_t(std::clamp<uint64_t>(memory_limit / 8 / sizeof(detail::BandEntry), 4096, 1u << 20));
+    spill = std::make_unique<detail::SpillStore>(detail::resolved_temp_dir(spec.config), signatures.num_perm, lsh,
+                                                 flush);
+    spill->append(signatures.values.data(), set_sizes.data(), set_sizes.size());
+    signatures.values = PodBuffer<uint32_t>();
+    std::vector<uint32_t>().swap(set_sizes);
+  }
+
+  /// The spilled similarity of a and b, their rows read from the spill file. A bucket's
+  /// pairs (i, j) come j by j, so the row of b is read again only when b changes.
+  double spilled_similarity(uint32_t a, uint32_t b) {
+    const size_t n = spill->row_values();
+    row_a.resize(n);
+    row_b.resize(n);
+    if (a != row_a_doc) spill->read_row(row_a_doc = a, row_a.data());
+    if (b != row_b_doc) spill->read_row(row_b_doc = b, row_b.data());
+    return detail::signature_similarity(spec, row_a.data(), row_b.data(), row_a[n - 1], row_b[n - 1]);
+  }
+  std::vector<uint32_t> row_a, row_b;
+  uint64_t row_a_doc = UINT64_MAX, row_b_doc = UINT64_MAX;
 
   detail::CorpusView view() const { return {&signatures, &set_sizes, keep_sets ? &sets : nullptr}; }
 
@@ -39,7 +84,14 @@ struct MinHashEngine::Impl {
   /// backends then return every pair from the borderline band's floor up).
   detail::Verdict verdict(uint32_t a, uint32_t b, double similarity) {
     if (!borderline) return detail::Verdict::pass;
-    const detail::Verdict v = borderline->classify(view(), a, b, similarity);
+    detail::Verdict v;
+    if (spill) {  // the rows (and set sizes) from the spill file
+      spilled_similarity(a, b);
+      const size_t n = spill->row_values();
+      v = borderline->classify(row_a.data(), row_b.data(), row_a[n - 1], row_b[n - 1], similarity);
+    } else {
+      v = borderline->classify(view(), a, b, similarity);
+    }
     if (v == detail::Verdict::borderline) borderline->defer(a, b, similarity);
     return v;
   }
@@ -49,6 +101,19 @@ struct MinHashEngine::Impl {
       if (verdict(p.a, p.b, p.similarity) != detail::Verdict::pass) continue;
       if (uf.unite(p.a, p.b) || spec.config.all_pairs) r.pairs.push_back(p);
     }
+  }
+
+  /// Document d's set size wherever the corpus is held.
+  uint32_t set_size(uint32_t d) {
+    if (!spill) return set_sizes[d];
+    std::vector<uint32_t> row(spill->row_values());
+    spill->read_row(d, row.data());
+    return row.back();
+  }
+
+  /// The similarity of a and b wherever the corpus is held.
+  double similarity(const detail::CorpusView& corpus, uint32_t a, uint32_t b) {
+    return spill ? spilled_similarity(a, b) : detail::pair_similarity(spec, corpus, a, b);
   }
 
   /// Verifies each windowed bucket's members against every cluster it holds (host, the
@@ -61,7 +126,7 @@ struct MinHashEngine::Impl {
     // A borderline pair waits for the exact check: it does not pass here.
     constexpr double deferred = -1;
     const detail::PairCheck check{[&](uint32_t a, uint32_t b) {
-                                    const double s = detail::pair_similarity(spec, corpus, a, b);
+                                    const double s = similarity(corpus, a, b);
                                     return verdict(a, b, s) == detail::Verdict::pass ? s : deferred;
                                   },
                                   [&](double s) { return accept_all || s >= t; }};
@@ -72,8 +137,53 @@ struct MinHashEngine::Impl {
     }
   }
 
+  /// band_pairs() and cluster() of a spilled band, partition by partition. Each
+  /// partition's passed pairs are clustered before the next partition is walked: its
+  /// pairs come after them in candidate order, and a pair skipped because an earlier
+  /// partition joined its documents is one the in-memory run verifies but whose union
+  /// changes nothing (all_pairs skips none), so the pairs and clusters are the same.
+  void spilled_band_pairs(detail::PartitionedCandidates& walker, uint32_t band,
+                          const std::function<bool(uint32_t, uint32_t)>& skip, detail::UnionFind& uf,
+                          std::vector<ScoredPair>& passed, detail::WindowedBuckets& windowed, DedupResult& r) {
+    // The backends' rule: under --verify auto every pair from the borderline floor up.
+    const double t = backend_threshold;
+    const bool accept_all = backend_accepts_all;
+    auto t0 = stage_clock::now();
+    walker.walk_band(
+        band, spec.config.all_pairs,
+        [&](uint32_t a, uint32_t b) {
+          ++r.candidate_pairs;
+          if (skip(a, b)) return;
+          const double s = spilled_similarity(a, b);
+          if (accept_all || s >= t) passed.push_back({a, b, s});
+        },
+        [&](const detail::BandEntry* members, size_t n) {
+          for (size_t i = 0; i < n; ++i) windowed.members.push_back(members[i].doc);
+          windowed.offsets.push_back(windowed.members.size());
+        },
+        [&] {
+          seconds.candidates += seconds_since(t0);
+          t0 = stage_clock::now();
+          cluster(passed, uf, r);
+          passed.clear();
+          seconds.cluster += seconds_since(t0);
+          t0 = stage_clock::now();
+        });
+  }
+
+  /// The spill's partition walker, with what it may hold: the limit less the
+  /// union-find (4 B per document). Null when nothing spilled.
+  std::unique_ptr<detail::PartitionedCandidates> make_walker(uint64_t documents) {
+    if (!spill) return nullptr;
+    spill->seal();
+    const uint64_t uf_bytes = documents * sizeof(uint32_t);
+    const uint64_t budget = std::max(memory_limit > uf_bytes ? memory_limit - uf_bytes : 0, memory_limit / 4);
+    return std::make_unique<detail::PartitionedCandidates>(*spill, budget);
+  }
+
   void finish_minhash(detail::UnionFind& uf, DedupResult& r) {
     const bool all = spec.config.all_pairs;
+    const auto walker = make_walker(r.documents);
     auto skip = [&](uint32_t a, uint32_t b) { return !all && uf.find(a) == uf.find(b); };
     std::vector<ScoredPair> passed;
     detail::WindowedBuckets windowed;
@@ -81,18 +191,23 @@ struct MinHashEngine::Impl {
       passed.clear();
       windowed.clear();
       auto t0 = stage_clock::now();
-      compute->band_pairs(view(), band, lsh.rows, skip, passed, &r.candidate_pairs, &windowed);
-      seconds.candidates += seconds_since(t0);
-      t0 = stage_clock::now();
-      cluster(passed, uf, r);
-      seconds.cluster += seconds_since(t0);
+      if (walker) {
+        spilled_band_pairs(*walker, band, skip, uf, passed, windowed, r);
+      } else {
+        compute->band_pairs(view(), band, lsh.rows, skip, passed, &r.candidate_pairs, &windowed);
+        seconds.candidates += seconds_since(t0);
+        t0 = stage_clock::now();
+        cluster(passed, uf, r);
+        seconds.cluster += seconds_since(t0);
+      }
       t0 = stage_clock::now();
       complete_windowed(windowed, uf, r);
       seconds.candidates += seconds_since(t0);
     }
+    if (walker) spill_partitions = walker->max_partitions();
     if (borderline) {
       const auto t0 = stage_clock::now();
-      borderline->decide(set_sizes, replay, uf, r.pairs);
+      borderline->decide(r.documents, [&](uint32_t d) { return set_size(d); }, replay, uf, r.pairs);
       seconds.candidates += seconds_since(t0);
     }
     if (all) {  // the same pair can pass in several bands
@@ -121,6 +236,8 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
     backend_spec.config.threshold = s.borderline->band().floor();
     if (backend_spec.config.threshold <= 0) backend_spec.config.verify = VerifyMode::none;
   }
+  s.backend_threshold = backend_spec.config.threshold;
+  s.backend_accepts_all = backend_spec.config.verify == VerifyMode::none;
   s.compute = s.backend == Backend::cuda ? detail::make_cuda_backend(backend_spec) : detail::make_cpu_backend(backend_spec);
   s.lsh = config.lsh.bands ? score_lsh_params(config.threshold, config.lsh.bands, config.lsh.rows)
                            : choose_lsh_params(config.threshold, config.minhash.num_perm,
@@ -128,6 +245,7 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
                                                config.lsh.false_negative_weight);
   s.signatures.num_perm = config.minhash.num_perm;
   s.keep_sets = config.verify == VerifyMode::exact;
+  s.memory_limit = detail::resolved_memory_limit(config);
 }
 
 MinHashEngine::~MinHashEngine() = default;
@@ -137,8 +255,12 @@ MinHashEngine& MinHashEngine::operator=(MinHashEngine&&) noexcept = default;
 Backend MinHashEngine::backend() const { return impl_->backend; }
 const Config& MinHashEngine::config() const { return impl_->spec.config; }
 const LshParams& MinHashEngine::lsh_params() const { return impl_->lsh; }
-uint64_t MinHashEngine::size() const { return impl_->set_sizes.size(); }
-const Signatures& MinHashEngine::signatures() const { return impl_->signatures; }
+uint64_t MinHashEngine::size() const { return impl_->documents(); }
+const Signatures& MinHashEngine::signatures() const {
+  GD_EXPECTS(!impl_->spill, "`memory_limit`: the signatures were spilled to disk; give a limit that holds them "
+                            "to read them here");
+  return impl_->signatures;
+}
 
 Signatures MinHashEngine::sketch(const DocumentBatch& batch, std::vector<uint32_t>* set_sizes) const {
   Signatures out;
@@ -168,6 +290,15 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   detail::check_run_size(first, batch.size());
   const auto t0 = stage_clock::now();
   const uint32_t P = s.signatures.num_perm;
+  if (!s.spill && s.over_limit(first + batch.size())) s.start_spill();
+  if (s.spill) {
+    s.batch_signatures.values.resize(batch.size() * P);
+    s.batch_sizes.resize(batch.size());
+    s.compute->sketch(batch, s.batch_signatures.values.data(), s.batch_sizes.data(), nullptr);
+    s.spill->append(s.batch_signatures.values.data(), s.batch_sizes.data(), batch.size());
+    s.seconds.sketch += seconds_since(t0);
+    return s.spec.config.first_document_number + first;
+  }
   s.signatures.values.resize((first + batch.size()) * P);
   s.set_sizes.resize(first + batch.size());
   s.compute->sketch(batch, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
@@ -188,12 +319,19 @@ uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector
                  std::to_string(s.signatures.num_perm) + " (and one set size per signature)");
   const uint64_t first = size();
   detail::check_run_size(first, sigs.size());
+  if (!s.spill && s.over_limit(first + sigs.size())) s.start_spill();
+  if (s.spill) {
+    s.spill->append(sigs.values.data(), set_sizes.data(), sigs.size());
+    return c.first_document_number + first;
+  }
   s.signatures.values.append(sigs.values.data(), sigs.values.size());
   s.set_sizes.insert(s.set_sizes.end(), set_sizes.begin(), set_sizes.end());
   return c.first_document_number + first;
 }
 
 std::vector<std::pair<uint32_t, uint32_t>> MinHashEngine::candidate_pairs() const {
+  GD_EXPECTS(!impl_->spill, "`memory_limit`: the signatures were spilled to disk; give a limit that holds them "
+                            "to list the candidate pairs here");
   std::vector<std::pair<uint32_t, uint32_t>> all;
   for (uint32_t band = 0; band < impl_->lsh.bands; ++band)
     impl_->compute->band_candidates(impl_->view(), band, impl_->lsh.rows, all);
@@ -208,6 +346,7 @@ DedupResult MinHashEngine::finish() {
   r.documents = size();
   r.lsh = s.lsh;
   for (uint32_t sz : s.set_sizes) r.empty += sz == 0;
+  if (s.spill) r.empty = s.spill->empty_documents();
   detail::UnionFind uf(r.documents);
   s.finish_minhash(uf, r);
   const auto t0 = stage_clock::now();
@@ -255,6 +394,11 @@ std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
                                          "(%llu passed; %llu documents read again in %llu passes)",
                                          pairs, margin, (unsigned long long)b.verified, (unsigned long long)b.passed,
                                          (unsigned long long)b.documents, (unsigned long long)b.passes));
+  }
+  if (s.spill) {
+    lines.push_back(detail::format("past the memory limit (%.1f MiB): spilled %.1f MiB to %s, up to %u partitions per band",
+                                   double(s.memory_limit) / (1 << 20), double(s.spill->bytes()) / (1 << 20),
+                                   s.spill->folder().c_str(), s.spill_partitions));
   }
   return lines;
 }

@@ -9,7 +9,7 @@ MethodEntry minhash_method() {
   MethodEntry e;
   e.name = "minhash";
   e.description = "MinHash signatures, LSH band buckets, verified by estimate or exact sets";
-  e.reads = {"lsh", "verify", "similarity", "sampling"};
+  e.reads = {"lsh", "verify", "similarity", "sampling", "memory"};
   e.validate = [](const Config& c) {
     c.lsh.validate(c.minhash.num_perm);
     const bool one_way = c.similarity == Similarity::containment_a || c.similarity == Similarity::containment_b;

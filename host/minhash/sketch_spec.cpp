@@ -36,8 +36,13 @@ double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_
     return exact_set_similarity(spec, sets.set(a), sets.set_size(a), sets.set(b), sets.set_size(b));
   }
   const Signatures& sigs = *corpus.signatures;
-  const double j = estimated_jaccard(sigs.row(a), sigs.row(b), sigs.num_perm);
-  return similarity_from_jaccard(spec.config.similarity, j, sizes[a], sizes[b]);
+  return signature_similarity(spec, sigs.row(a), sigs.row(b), sizes[a], sizes[b]);
+}
+
+double signature_similarity(const SketchSpec& spec, const uint32_t* row_a, const uint32_t* row_b, uint32_t size_a,
+                            uint32_t size_b) {
+  const double j = estimated_jaccard(row_a, row_b, spec.config.minhash.num_perm);
+  return similarity_from_jaccard(spec.config.similarity, j, size_a, size_b);
 }
 
 }  // namespace gpudedup::detail

@@ -194,6 +194,13 @@ struct Config {
   /// do the ids run_dedup() gives records without one. Every number a method reports is
   /// this plus the document's place in the run; at most 2^64 - 2^32.
   doc_number first_document_number = 0;
+  /// MinHash: bytes of signatures and band keys the engine may hold; past it they spill
+  /// to `temp_dir` and the candidates are found one key-range partition at a time, with
+  /// the same answer (docs/scaling.md, "Bounded memory"). 0 = half the physical memory.
+  uint64_t memory_limit = 0;
+  /// MinHash: the folder of the spill files (nameless: removed however the run ends).
+  /// Empty = $TMPDIR, or /tmp when it is not set.
+  std::string temp_dir;
 
   /// Checks the shared values, then the method's own (its row of the method table).
   /// @throws usage_error naming the option when a value is out of range or the method

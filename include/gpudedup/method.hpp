@@ -97,7 +97,7 @@ struct MethodEntry {
   std::string description;  ///< one line, for --help and the docs
   /// Groups of Config that this method reads beyond the shared values (threshold, seed,
   /// shingle, backend, threads, device, all_pairs): "lsh", "verify", "similarity",
-  /// "sampling", "simhash", "bloom". A front end refuses options of the groups that the
+  /// "sampling", "simhash", "bloom", "memory" (memory_limit, temp_dir). A front end refuses options of the groups that the
   /// chosen method does not read, instead of ignoring them.
   std::vector<std::string> reads;
   /// Checks the method's own values of a Config (the shared ones are checked already);

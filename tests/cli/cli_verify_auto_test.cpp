@@ -52,6 +52,9 @@ TEST(CliVerifyAuto, BorderlinePairsAreReadAgainFromFilesGzipAndStdin) {
   run("- --input-format jsonl < " + corpus, "stdin", "");
   run(corpus, "exact", " --verify exact");
   run(corpus, "estimate", " --verify estimate");
+  // Past a tiny memory limit the rows and set sizes of the borderline pairs come from the
+  // spill file: the same pairs, read again the same way.
+  run(corpus, "spilled", " --memory-limit 16K --temp-dir " + dir.path(""));
 
   EXPECT_GT(stat(dir.path("file.json"), "verify_exact_pairs"), 0);
   EXPECT_EQ(stat(dir.path("file.json"), "verify_by_estimate"), 0);
@@ -60,6 +63,8 @@ TEST(CliVerifyAuto, BorderlinePairsAreReadAgainFromFilesGzipAndStdin) {
   const auto file = pair_ids(dir.path("file.tsv"));
   EXPECT_EQ(pair_ids(dir.path("gz.tsv")), file);
   EXPECT_EQ(pair_ids(dir.path("stdin.tsv")), file);
+  EXPECT_EQ(read_file(dir.path("spilled.tsv")), read_file(dir.path("file.tsv")));
+  EXPECT_EQ(stat(dir.path("spilled.json"), "verify_exact_pairs"), stat(dir.path("file.json"), "verify_exact_pairs"));
   EXPECT_EQ(pair_ids(dir.path("exact.tsv")), file);
   EXPECT_NE(pair_ids(dir.path("estimate.tsv")), file);  // the estimate errs near the threshold here
 }

@@ -167,7 +167,7 @@ TEST(BorderlineVerify, ASmallBudgetTakesMorePassesForTheSameAnswer) {
     }
     detail::UnionFind uf(texts.size());
     std::vector<ScoredPair> out;
-    v.decide(set_sizes, replay_of(texts, replays), uf, out);
+    v.decide(set_sizes.size(), [&](uint32_t d) { return set_sizes[d]; }, replay_of(texts, replays), uf, out);
     return std::make_pair(out, v.stats());
   };
   uint64_t one_pass = 0, many = 0;
@@ -228,7 +228,7 @@ TEST(BorderlineVerify, APairFoundInManyBandsIsKeptAndDecidedOnce) {
     for (uint32_t k = 0; k < 10; ++k) v.defer(2 * k, 2 * k + 1, k % 2 ? 0.81 : 0.79);
   detail::UnionFind uf(20);
   std::vector<ScoredPair> out;
-  v.decide(std::vector<uint32_t>(20, 100), nullptr, uf, out);
+  v.decide(20, [](uint32_t) { return 100u; }, nullptr, uf, out);
   EXPECT_EQ(v.stats().pairs, 10u);
   EXPECT_EQ(v.stats().by_estimate, 10u);  // no replay: the estimate against 0.8
   ASSERT_EQ(out.size(), 5u);

@@ -8,6 +8,7 @@
 #include "gpudedup/device.hpp"
 #include "support/device_overrides.hpp"
 #include "support/near_threshold.hpp"
+#include "support/result_equality.hpp"
 #include "support/test_text.hpp"
 
 #include <algorithm>
@@ -318,15 +319,7 @@ TEST_P(CudaBackendGpu, EngineResultsEqualCpu) {
   }
   ASSERT_EQ(cpu.signatures().values, gpu.signatures().values);
   EXPECT_EQ(cpu.candidate_pairs(), gpu.candidate_pairs());
-  const DedupResult a = cpu.finish();
-  const DedupResult b = gpu.finish();
-  EXPECT_EQ(a.documents, b.documents);
-  EXPECT_EQ(a.empty, b.empty);
-  EXPECT_EQ(a.candidate_pairs, b.candidate_pairs);
-  EXPECT_EQ(a.pairs, b.pairs);
-  EXPECT_EQ(a.representative, b.representative);
-  EXPECT_EQ(a.clusters, b.clusters);
-  EXPECT_EQ(a.removed, b.removed);
+  test_support::expect_same_result(cpu.finish(), gpu.finish());
 }
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {

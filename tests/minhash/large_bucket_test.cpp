@@ -11,32 +11,25 @@
 #include "gpudedup/detail/similarity.hpp"
 #include "gpudedup/minhash.hpp"
 #include "host/core/union_find.hpp"
+#include "support/documents.hpp"
 
 using namespace gpudedup;
 
 namespace {
 
-std::string words(std::mt19937_64& rng, size_t n) {
-  std::string s;
-  for (size_t i = 0; i < n; ++i) {
-    const int len = 2 + int(rng() % 8);
-    for (int c = 0; c < len; ++c) s += char('a' + rng() % 26);
-    s += ' ';
-  }
-  return s;
-}
+using test_support::random_letter_words;
 
 /// `copies` near-copies of one text: each a random share (up to `max_rate`) of its words
 /// replaced, so pairs range from nearly equal to below the threshold.
 DocumentBatch family(uint64_t seed, int copies, double max_rate) {
   std::mt19937_64 rng(seed);
   std::vector<std::string> base;
-  for (int i = 0; i < 300; ++i) base.push_back(words(rng, 1));
+  for (int i = 0; i < 300; ++i) base.push_back(random_letter_words(rng, 1));
   DocumentBatch b;
   for (int c = 0; c < copies; ++c) {
     const double rate = max_rate * double(rng() % 1000) / 1000;
     std::string text;
-    for (const auto& w : base) text += double(rng() % 10000) / 10000 < rate ? words(rng, 1) : w;
+    for (const auto& w : base) text += double(rng() % 10000) / 10000 < rate ? random_letter_words(rng, 1) : w;
     b.add(text);
   }
   return b;
@@ -100,8 +93,8 @@ TEST(LargeBucket, CopiesSeparatedByAHugeBucketAreJoined) {
   // bucket when both rows' minima fall in T. X is T plus 3% more words: J(X, T) < 0.99,
   // so no T joins an X, and the second X's window (its 8 predecessors) holds only T's.
   std::mt19937_64 rng(7);
-  const std::string t = words(rng, 600);
-  const std::string x = t + words(rng, 18);
+  const std::string t = random_letter_words(rng, 600);
+  const std::string x = t + random_letter_words(rng, 18);
   DocumentBatch batch;
   batch.add(x);
   for (int i = 0; i < 100; ++i) batch.add(t);
