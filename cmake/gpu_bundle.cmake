@@ -6,7 +6,8 @@
 # Why a shared library: every test program links the whole CUDA backend, about 5 MB of
 # device code each; static, the program, the 43 test programs and the benchmarks weigh
 # 160 MiB even stripped. Against one libgpudedup.so (core and tools, with zstd and the CUDA
-# runtime linked in statically) they weigh about 34 MiB with their symbols. Nothing is compiled twice: the bundle's programs are links of the
+# runtime linked in statically), and the test programs against libgpudedup_test.so
+# (GoogleTest and the test support), they weigh about 29 MiB with their symbols. Nothing is compiled twice: the bundle's programs are links of the
 # objects the ordinary targets compile (gpudedup_bundle_program).
 #
 # Layout of ${GPUDEDUP_BUNDLE_DIR} (made by cmake/assemble_gpu_bundle.cmake):
@@ -59,11 +60,21 @@ set_target_properties(gpudedup_bundle_lib PROPERTIES
   BUILD_WITH_INSTALL_RPATH ON
   INSTALL_RPATH "$ORIGIN")
 
-# The test support library, without gpudedup (static) in its link interface.
-add_library(gpudedup_test_support_bundle STATIC EXCLUDE_FROM_ALL
-  $<TARGET_OBJECTS:gpudedup_test_support>)
-set_target_properties(gpudedup_test_support_bundle PROPERTIES LINKER_LANGUAGE CXX
-  ARCHIVE_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/gpu-bundle-link)
+# The test programs' common part as one shared library beside libgpudedup.so: the test
+# support objects and GoogleTest with its main() (Debian's libgtest.a is position
+# independent). Linked into each of ~90 test programs, GoogleTest alone made every one
+# ~0.5 MB larger, and the bundle outgrew the device tool's carry.
+find_package(GTest REQUIRED)
+add_library(gpudedup_bundle_testlib SHARED EXCLUDE_FROM_ALL $<TARGET_OBJECTS:gpudedup_test_support>)
+target_link_libraries(gpudedup_bundle_testlib PRIVATE
+  "$<LINK_LIBRARY:WHOLE_ARCHIVE,GTest::gtest,$<TARGET_FILE:GTest::gtest_main>>" gpudedup_bundle_lib Threads::Threads)
+target_link_options(gpudedup_bundle_testlib PRIVATE LINKER:--no-undefined)
+set_target_properties(gpudedup_bundle_testlib PROPERTIES
+  OUTPUT_NAME gpudedup_test
+  LINKER_LANGUAGE CXX
+  LIBRARY_OUTPUT_DIRECTORY ${GPUDEDUP_BUNDLE_STAGE}/lib
+  BUILD_WITH_INSTALL_RPATH ON
+  INSTALL_RPATH "$ORIGIN")
 
 # gpudedup_bundle_program(<target> <folder>): the bundle's copy of the program <target>,
 # linked from <target>'s objects into <folder>/ of the bundle with the libraries <target>
@@ -78,7 +89,9 @@ function(gpudedup_bundle_program target folder)
     if(library STREQUAL "gpudedup" OR library STREQUAL "gpudedup_tools")
       continue()
     elseif(library STREQUAL "gpudedup_test_support")
-      list(APPEND twin_libraries gpudedup_test_support_bundle)
+      list(APPEND twin_libraries gpudedup_bundle_testlib)
+    elseif(library STREQUAL "GTest::gtest" OR library STREQUAL "GTest::gtest_main")
+      continue()  # in gpudedup_bundle_testlib
     elseif(library STREQUAL "gpudedup_mpi")
       list(APPEND twin_libraries gpudedup_mpi_off)  # the bundle carries no MPI (cmake/mpi.cmake)
     else()
@@ -107,7 +120,7 @@ endfunction()
 # ${GPUDEDUP_BUNDLE_DIR}. Called once, after tests/ and bench/.
 function(gpudedup_bundle_target)
   get_property(programs GLOBAL PROPERTY GPUDEDUP_BUNDLE_PROGRAMS)
-  set(list "$<TARGET_FILE:gpudedup_bundle_lib>\n")
+  set(list "$<TARGET_FILE:gpudedup_bundle_lib>\n$<TARGET_FILE:gpudedup_bundle_testlib>\n")
   foreach(program IN LISTS programs)
     string(APPEND list "$<TARGET_FILE:${program}>\n")
   endforeach()
@@ -134,7 +147,7 @@ function(gpudedup_bundle_target)
       -DCUDA=${GPUDEDUP_HAVE_CUDA}
       "-DCUDA_ARCHITECTURES=${cuda_architectures}"
       -P ${PROJECT_SOURCE_DIR}/cmake/assemble_gpu_bundle.cmake
-    DEPENDS gpudedup_bundle_lib ${programs} ${PROJECT_SOURCE_DIR}/cmake/assemble_gpu_bundle.cmake
+    DEPENDS gpudedup_bundle_lib gpudedup_bundle_testlib ${programs} ${PROJECT_SOURCE_DIR}/cmake/assemble_gpu_bundle.cmake
             ${PROJECT_SOURCE_DIR}/scripts/gpu-check
     COMMENT "Assembling the GPU test bundle in ${GPUDEDUP_BUNDLE_DIR}"
     VERBATIM)
