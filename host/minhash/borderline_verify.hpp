@@ -39,6 +39,9 @@ struct BorderlineBand {
   Similarity similarity = Similarity::jaccard;
 
   Verdict classify(double jaccard, uint64_t size_a, uint64_t size_b) const;
+  /// Whether classify() needs the pair's set sizes (the containments); for Jaccard the
+  /// estimate alone decides.
+  bool uses_set_sizes() const { return similarity != Similarity::jaccard; }
   /// The least estimated similarity a pass or borderline pair can have: the backends
   /// return every candidate at or above it (Jaccard), or every candidate (0, containments).
   double floor() const;

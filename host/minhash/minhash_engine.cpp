@@ -85,12 +85,14 @@ struct MinHashEngine::Impl {
   detail::Verdict verdict(uint32_t a, uint32_t b, double similarity) {
     if (!borderline) return detail::Verdict::pass;
     detail::Verdict v;
-    if (spill) {  // the rows (and set sizes) from the spill file
+    if (!spill) {
+      v = borderline->classify(view(), a, b, similarity);
+    } else if (!borderline->band().uses_set_sizes()) {
+      v = borderline->band().classify(similarity, 0, 0);  // no row to read again
+    } else {  // the rows (and set sizes) from the spill file
       spilled_similarity(a, b);
       const size_t n = spill->row_values();
       v = borderline->classify(row_a.data(), row_b.data(), row_a[n - 1], row_b[n - 1], similarity);
-    } else {
-      v = borderline->classify(view(), a, b, similarity);
     }
     if (v == detail::Verdict::borderline) borderline->defer(a, b, similarity);
     return v;
@@ -106,10 +108,11 @@ struct MinHashEngine::Impl {
   /// Document d's set size wherever the corpus is held.
   uint32_t set_size(uint32_t d) {
     if (!spill) return set_sizes[d];
-    std::vector<uint32_t> row(spill->row_values());
-    spill->read_row(d, row.data());
-    return row.back();
+    size_row.resize(spill->row_values());
+    spill->read_row(d, size_row.data());
+    return size_row.back();
   }
+  std::vector<uint32_t> size_row;
 
   /// The similarity of a and b wherever the corpus is held.
   double similarity(const detail::CorpusView& corpus, uint32_t a, uint32_t b) {
