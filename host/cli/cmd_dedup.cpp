@@ -173,8 +173,6 @@ int run_dedup_command(int argc, char** argv) {
   job.config.validate();  // combinations the options alone cannot see
   check_bloom_input(job.config, job.input);
   if (mpi::launched_by_mpi()) {
-    refuse_options(r, {"memory-limit", "temp-dir"},
-                   "does not apply under MPI yet: each rank holds its signatures in memory (docs/scaling.md)");
     return run_dedup_under_mpi(job, r);
   }
   const bool quiet = r.count("quiet") > 0;

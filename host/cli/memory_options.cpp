@@ -39,7 +39,8 @@ void add_memory_options(cxxopts::Options& o) {
   o.add_options("Memory")
     ("memory-limit", "bytes of signatures and band keys MinHash holds before it spills them to --temp-dir "
                      "(same answer, slower): a size such as 512M or 4G (K, M, G, T: 1024-based); default: half "
-                     "the physical memory", cxxopts::value<std::string>())
+                     "the physical memory; under mpirun a limit per rank, default half the physical memory "
+                     "divided by the ranks on the node", cxxopts::value<std::string>())
     ("temp-dir", "folder of the spill files (nameless: nothing is left behind, however the run ends); "
                  "default: $TMPDIR, else /tmp", cxxopts::value<std::string>());
 }

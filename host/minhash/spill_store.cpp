@@ -58,6 +58,13 @@ void SpillStore::append(const uint32_t* signatures, const uint32_t* set_sizes, s
   documents_ += n;
 }
 
+void SpillStore::append_entries(uint32_t band, const BandEntry* entries, size_t n) {
+  GD_EXPECTS(!sealed_, "SpillStore::append_entries after seal");
+  pending_[band].insert(pending_[band].end(), entries, entries + n);
+  pending_entries_ += n;
+  if (pending_entries_ >= flush_entries_) flush_keys();
+}
+
 void SpillStore::flush_keys() {
   for (uint32_t b = 0; b < bands_; ++b) {
     std::vector<BandEntry>& p = pending_[b];

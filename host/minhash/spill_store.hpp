@@ -33,6 +33,9 @@ class SpillStore {
   /// Appends n documents (numbered from documents()): rows of P signature values and
   /// their set sizes (0: empty, no band entries).
   void append(const uint32_t* signatures, const uint32_t* set_sizes, size_t n);
+  /// Appends band entries made elsewhere (the keys an MPI rank receives for its key
+  /// partitions, host/mpi/spilled_candidates.cpp); a band's are read back in the order given.
+  void append_entries(uint32_t band, const BandEntry* entries, size_t n);
   /// Ends the writing: flushes the band entries.
   void seal();
 

@@ -10,6 +10,7 @@
 #include "host/core/parallel_errors.hpp"
 #include "host/core/radix_sort.hpp"
 #include "host/core/union_find.hpp"
+#include "host/mpi/rank_spill.hpp"
 #include "gpudedup/detail/buckets.hpp"
 
 namespace gpudedup::mpi {
@@ -98,10 +99,7 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   const std::vector<uint32_t> rows =
       verify ? fetch_from_owners<uint32_t>(ex, firsts, want, P + 1, "signatures",
                                            [&](uint64_t d, uint32_t* row) {
-                                             const size_t local = size_t(d - corpus.first);
-                                             std::copy(corpus.signatures.row(local),
-                                                       corpus.signatures.row(local) + P, row);
-                                             row[P] = corpus.set_sizes[local];
+                                             read_rows(corpus, d - corpus.first, 1, row);  // held or spilled
                                            })
              : std::vector<uint32_t>{};
   Signatures fetched;

@@ -4,6 +4,7 @@
 // (host/minhash/bucket_walk.hpp); candidates are verified with the signatures fetched
 // from their documents' owners.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "gpudedup/lsh.hpp"
@@ -12,11 +13,15 @@
 
 namespace gpudedup::mpi {
 
-/// This rank's documents [first, first + signatures.size()), sketched.
+class RankRows;
+
+/// This rank's documents, sketched: held in memory, or spilled to `spill` once they passed
+/// the rank's memory limit (rank_spill.hpp: read them with read_rows()).
 struct LocalCorpus {
   uint64_t first = 0;
   Signatures signatures;
   std::vector<uint32_t> set_sizes;  ///< 0: an empty document, in no bucket
+  std::shared_ptr<RankRows> spill;  ///< set when the rows went to disk; then the two above are empty
 };
 
 /// The candidates of the buckets whose keys this rank owns, over all bands: every pair of

@@ -21,6 +21,8 @@
 #include "host/mpi/distributed_components.hpp"
 #include "host/mpi/input_share.hpp"
 #include "host/mpi/rank_outputs.hpp"
+#include "host/mpi/rank_spill.hpp"
+#include "host/mpi/spilled_candidates.hpp"
 
 namespace gpudedup::mpi {
 namespace {
@@ -79,6 +81,17 @@ std::string exchanged(const Exchange& ex) {
   return detail::format("sent %.1f MB", total / 1e6) + s;
 }
 
+/// The rank's spill (when it spilled) and its peak resident set, for its report line.
+std::string spill_line(const LocalCorpus& corpus, const SpillReport& spill) {
+  std::string s;
+  if (corpus.spill) s += detail::format("; spilled signatures %.1f MB", corpus.spill->bytes() / 1e6);
+  if (spill.key_bytes) {
+    s += detail::format("; spilled band keys %.1f MB, %u partitions per band at most", spill.key_bytes / 1e6,
+                        spill.partitions);
+  }
+  return s + detail::format("; peak RSS %.0f MiB", peak_resident_bytes() / 1048576.0);
+}
+
 RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   const auto t_start = stage_clock::now();
   refuse_unsupported(job_in);
@@ -110,7 +123,8 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   detail::SketchSpec spec = detail::make_sketch_spec(job.config);
   const Backend backend = detail::resolve_backend(job.config.backend);
   auto compute = backend == Backend::cuda ? detail::make_cuda_backend(spec) : detail::make_cpu_backend(spec);
-  RankInput in = read_share(job, std::move(pieces), *compute);
+  const RankMemory memory = rank_memory(job.config);
+  RankInput in = read_share(job, std::move(pieces), *compute, memory);
   in.seconds_read += seconds_share;
   const uint64_t count = in.record_of.size();
   detail::check_run_size(0, count);  // a rank's share is one run (document_number.hpp)
@@ -129,7 +143,13 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // Candidates, verification, components.
   auto t0 = stage_clock::now();
   uint64_t candidates = 0;
-  std::vector<Edge> edges = verify_candidates(ex, firsts, in.corpus, spec, owned_candidates(ex, in.corpus, lsh, &candidates));
+  // Once any rank's signatures spilled, every rank finds and verifies its candidates in
+  // bounded steps (their collectives must match); otherwise all at once, in memory.
+  const uint64_t spilled_ranks = ex.sum(in.corpus.spill ? 1 : 0);
+  SpillReport spill;
+  std::vector<Edge> edges =
+      spilled_ranks ? spilled_candidate_edges(ex, firsts, in.corpus, spec, lsh, memory, &candidates, &spill)
+                    : verify_candidates(ex, firsts, in.corpus, spec, owned_candidates(ex, in.corpus, lsh, &candidates));
   const double seconds_candidates = seconds_since(t0);
   t0 = stage_clock::now();
   ComponentRounds rounds;
@@ -188,9 +208,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   DedupResult& r = s.result;
   r.documents = documents;
   r.lsh = lsh;
-  uint64_t empty = 0;
-  for (uint32_t size : in.corpus.set_sizes) empty += size == 0;
-  r.empty = ex.sum(empty);
+  r.empty = ex.sum(empty_documents(in.corpus));
   r.candidate_pairs = ex.sum(candidates);
   r.removed = ex.sum(removed);
   r.clusters = ex.sum(clusters);
@@ -205,11 +223,17 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   s.description = engine.describe(r);
   s.description.push_back(detail::format("mpi: %d ranks, %u hooking rounds, %u pointer-jumping steps", ex.ranks(),
                                          rounds.hook_rounds, rounds.jump_rounds));
+  if (spilled_ranks) {
+    s.description.push_back(detail::format(
+        "mpi: memory limit %.1f MB per rank: signatures spilled on %llu of %d ranks, buckets in up to %u partitions "
+        "per band, %llu verification steps", memory.limit / 1e6, (unsigned long long)spilled_ranks, ex.ranks(),
+        unsigned(ex.max(uint64_t(spill.partitions))), (unsigned long long)spill.steps));
+  }
   const std::string line = detail::format(
       "rank %d: %llu documents from %zu inputs or parts; read %.2f s, sketch %.2f s, candidates %.2f s, cluster %.2f s, "
       "write %.2f s; ",
       ex.rank(), (unsigned long long)count, in.pieces.size(), in.seconds_read, in.seconds_sketch, seconds_candidates,
-      seconds_cluster, seconds_write) + exchanged(ex);
+      seconds_cluster, seconds_write) + exchanged(ex) + spill_line(in.corpus, spill);
   o.report = ex.gather_to_root(line, "report");
   // Every rank has written all its outputs once this collective returns (a rank that
   // failed never joins it, and ends the job): only then does any rank commit.

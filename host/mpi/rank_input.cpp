@@ -48,7 +48,8 @@ std::vector<ReadPiece> rank_pieces(Exchange& ex, const std::vector<std::string>&
   return mine;
 }
 
-RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail::ComputeBackend& backend) {
+RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail::ComputeBackend& backend,
+                     const RankMemory& memory) {
   RankInput in;
   in.pieces = std::move(pieces);
   const uint32_t P = job.config.minhash.num_perm;
@@ -75,15 +76,17 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail:
       in.seconds_read += seconds_since(t0);
       if (!more) break;
       t0 = stage_clock::now();
-      const size_t first = in.record_of.size();
       for (size_t i = 0; i < batch.size(); ++i) {
         in.ids.add(batch.ids[i]);
         in.record_of.push_back(records_before + batch.records[i]);
       }
-      in.corpus.signatures.values.resize((first + batch.size()) * P);
-      in.corpus.set_sizes.resize(first + batch.size());
-      backend.sketch(batch.docs, in.corpus.signatures.values.data() + first * P, in.corpus.set_sizes.data() + first,
+      // The batch's rows go after those held in memory (none once they spilled).
+      const size_t held = in.corpus.set_sizes.size();
+      in.corpus.signatures.values.resize((held + batch.size()) * P);
+      in.corpus.set_sizes.resize(held + batch.size());
+      backend.sketch(batch.docs, in.corpus.signatures.values.data() + held * P, in.corpus.set_sizes.data() + held,
                      nullptr);
+      spill_if_over(in.corpus, memory);
       in.seconds_sketch += seconds_since(t0);
     }
     const std::vector<InputFile> files = reader->files();

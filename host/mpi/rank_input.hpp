@@ -11,6 +11,7 @@
 #include "host/core/id_table.hpp"
 #include "host/mpi/distributed_candidates.hpp"
 #include "host/mpi/input_share.hpp"
+#include "host/mpi/rank_spill.hpp"
 
 namespace gpudedup::mpi {
 
@@ -47,7 +48,9 @@ struct RankInput {
   std::string id(size_t d, uint64_t record_offset) const;
 };
 
-/// Reads and sketches `pieces` (a share of job.input.paths) with `backend`.
-RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail::ComputeBackend& backend);
+/// Reads and sketches `pieces` (a share of job.input.paths) with `backend`; the signatures
+/// spill once they pass `memory`'s limit (spill_if_over).
+RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail::ComputeBackend& backend,
+                     const RankMemory& memory);
 
 }  // namespace gpudedup::mpi

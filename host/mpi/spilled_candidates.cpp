@@ -1,0 +1,209 @@
+// Band keys to partition files, buckets one partition at a time, verification in bounded
+// steps (spilled_candidates.hpp).
+#include "host/mpi/spilled_candidates.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "gpudedup/detail/buckets.hpp"
+#include "gpudedup/detail/minhash.hpp"
+#include "gpudedup/errors.hpp"
+#include "host/core/union_find.hpp"
+#include "host/minhash/partitioned_candidates.hpp"
+#include "host/minhash/spill_store.hpp"
+
+namespace gpudedup::mpi {
+namespace {
+
+/// A band key on its way to the rank owning it: the document as a number from the job's
+/// first (below 2^32), the band, since one exchange carries every band.
+struct SentKey {
+  uint64_t key;
+  uint32_t doc;
+  uint32_t band;
+};
+
+/// The rank owning band key `key`: the multiply spreads the hash's high bits.
+int key_rank(uint64_t key, int ranks) { return int(((key * 0x9E3779B97F4A7C15ull) >> 32) % uint64_t(ranks)); }
+
+/// Reduces `edges` to a spanning forest of the same components.
+void keep_forest(std::vector<Edge>& edges) {
+  sort_unique(edges);
+  const std::vector<uint64_t> ends = endpoints(edges);
+  auto index = [&](uint64_t d) { return uint32_t(std::lower_bound(ends.begin(), ends.end(), d) - ends.begin()); };
+  detail::UnionFind joined(ends.size());
+  size_t kept = 0;
+  for (const Edge& e : edges) {
+    if (joined.unite(index(e.a), index(e.b))) edges[kept++] = e;
+  }
+  edges.resize(kept);
+}
+
+/// The candidates gathered for the next verification step, and the steps themselves.
+class Steps {
+ public:
+  Steps(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus, const detail::SketchSpec& spec,
+        StepLimits limits)
+      : ex_(ex), firsts_(firsts), corpus_(corpus), spec_(spec), limits_(limits) {}
+
+  /// A listed pair, members i < j of their bucket as the walk gives them (j: the later one).
+  void add_pair(uint64_t i, uint64_t j) {
+    pending_.pairs.push_back({std::min(i, j), std::max(i, j)});
+    // A bucket's pairs come member j by member j: each new j brings at most itself and,
+    // for the bucket's first pair, its first member.
+    if (j != last_j_) rows_ += 2;
+    last_j_ = j;
+    if (pending_.pairs.size() >= limits_.pairs || rows_ >= limits_.rows) step(false);
+  }
+  /// A bucket of more than detail::all_pairs_bucket_limit members, ascending.
+  void add_bucket(std::vector<uint64_t> members) {
+    if (rows_ + members.size() > limits_.rows && rows_ > 0) step(false);  // a bucket is fetched whole
+    rows_ += members.size();
+    pending_.large_buckets.push_back(std::move(members));
+    if (rows_ >= limits_.rows) step(false);
+  }
+  /// Steps until every rank has gathered all its candidates; returns the edges.
+  std::vector<Edge> finish() {
+    while (step(true)) {
+    }
+    keep_forest(edges_);
+    return std::move(edges_);
+  }
+  uint64_t count() const { return steps_; }
+
+ private:
+  /// One step of every rank together: verifies what this rank gathered (maybe nothing)
+  /// and returns whether any rank has more to come (`last`: this one has not).
+  bool step(bool last) {
+    const bool more = ex_.max(uint64_t(last ? 0 : 1)) != 0;
+    sort_unique(pending_.pairs);
+    sort_unique(pending_.large_buckets);
+    std::vector<Edge> e = verify_candidates(ex_, firsts_, corpus_, spec_, std::move(pending_));
+    pending_ = {};
+    rows_ = 0;
+    last_j_ = std::numeric_limits<uint64_t>::max();
+    edges_.insert(edges_.end(), e.begin(), e.end());
+    if (edges_.size() > 2 * forest_ + limits_.pairs) {  // amortized: the forest is O(documents joined)
+      keep_forest(edges_);
+      forest_ = edges_.size();
+    }
+    ++steps_;
+    return more;
+  }
+
+  Exchange& ex_;
+  const std::vector<uint64_t>& firsts_;
+  const LocalCorpus& corpus_;
+  const detail::SketchSpec& spec_;
+  StepLimits limits_;
+  OwnedCandidates pending_;
+  uint64_t rows_ = 0, last_j_ = std::numeric_limits<uint64_t>::max();
+  std::vector<Edge> edges_;
+  size_t forest_ = 0;
+  uint64_t steps_ = 0;
+};
+
+/// Sends this rank's band keys, every band at once, in rounds of a bounded number of
+/// documents, to the ranks owning them; writes the keys this rank receives to `keys`.
+void exchange_keys(Exchange& ex, const LocalCorpus& corpus, const LshParams& lsh, uint64_t base, uint64_t round_docs,
+                   detail::SpillStore& keys) {
+  const uint32_t P = corpus.signatures.num_perm;
+  const uint64_t n = corpus_documents(corpus);
+  const uint64_t rounds = ex.max((n + round_docs - 1) / round_docs);
+  std::vector<uint32_t> rows;
+  std::vector<SentKey> out;
+  std::vector<int> owner;
+  std::vector<uint64_t> counts(ex.ranks());
+  std::vector<std::vector<detail::BandEntry>> by_band(lsh.bands);
+  for (uint64_t r = 0; r < rounds; ++r) {
+    const uint64_t lo = std::min(n, r * round_docs), hi = std::min(n, lo + round_docs);
+    rows.resize(size_t(hi - lo) * (P + 1));
+    read_rows(corpus, lo, size_t(hi - lo), rows.data());
+    std::vector<SentKey> keyed;
+    for (uint64_t d = lo; d < hi; ++d) {
+      const uint32_t* row = rows.data() + (d - lo) * (P + 1);
+      if (row[P] == 0) continue;  // an empty document is never a near-duplicate
+      for (uint32_t b = 0; b < lsh.bands; ++b) {
+        keyed.push_back({detail::band_key(row + size_t(b) * lsh.rows, lsh.rows, b),
+                         uint32_t(corpus.first + d - base), b});
+      }
+    }
+    // Grouped by owner, each group in document order (a counting sort by owner).
+    std::fill(counts.begin(), counts.end(), 0);
+    owner.resize(keyed.size());
+    for (size_t i = 0; i < keyed.size(); ++i) ++counts[size_t(owner[i] = key_rank(keyed[i].key, ex.ranks()))];
+    std::vector<uint64_t> at(ex.ranks(), 0);
+    for (int k = 1; k < ex.ranks(); ++k) at[k] = at[k - 1] + counts[k - 1];
+    out.resize(keyed.size());
+    for (size_t i = 0; i < keyed.size(); ++i) out[at[size_t(owner[i])]++] = keyed[i];
+    const std::vector<SentKey> mine = ex.all_to_all(out, counts, "band keys");
+    for (const SentKey& k : mine) by_band[k.band].push_back({k.key, k.doc});
+    for (uint32_t b = 0; b < lsh.bands; ++b) {
+      keys.append_entries(b, by_band[b].data(), by_band[b].size());
+      by_band[b].clear();
+    }
+  }
+  keys.seal();
+}
+
+}  // namespace
+
+StepLimits step_limits(const RankMemory& memory, uint32_t num_perm, int ranks) {
+  // A quarter of the limit for the fetched rows, which every asking rank may want from
+  // one owner at once, and an eighth for the listed pairs; at least a full small bucket.
+  const uint64_t row_bytes = 4ull * (num_perm + 1);
+  const uint64_t rows = memory.limit / 4 / row_bytes / uint64_t(std::max(ranks, 1));
+  const uint64_t pairs = memory.limit / 8 / (sizeof(Edge) + 1);
+  const uint64_t small = detail::all_pairs_bucket_limit;
+  return {std::max(pairs, small * (small - 1) / 2), std::max(rows, 2 * small)};
+}
+
+std::vector<Edge> spilled_candidate_edges(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
+                                          const detail::SketchSpec& spec, const LshParams& lsh,
+                                          const RankMemory& memory, uint64_t* candidates, SpillReport* report) {
+  const uint64_t base = firsts.front();
+  const uint64_t documents = ex.sum(corpus_documents(corpus));
+  if (documents > std::numeric_limits<uint32_t>::max()) {
+    throw usage_error("`memory_limit`: under MPI a run that spills takes at most 4,294,967,295 documents in all (this "
+                      "one has " + std::to_string(documents) + "): give a limit that holds each rank's share, or "
+                      "split the input into runs (--first-document-number)");
+  }
+  const uint32_t P = corpus.signatures.num_perm;
+  // An eighth of the limit for a round of the exchange: its rows, its keys sent and received.
+  const uint64_t per_doc = std::max<uint64_t>(4ull * (P + 1), 2 * sizeof(SentKey) * lsh.bands);
+  const uint64_t round_docs = std::max<uint64_t>(memory.limit / 8 / per_doc, 1024);
+  const size_t flush = size_t(std::clamp<uint64_t>(memory.limit / 8 / sizeof(detail::BandEntry), 4096, 1u << 20));
+  detail::SpillStore keys(memory.temp_dir, 0, lsh, flush);
+  exchange_keys(ex, corpus, lsh, base, round_docs, keys);
+  report->key_bytes = keys.bytes();
+
+  // Half the limit for a partition being sorted and walked.
+  detail::PartitionedCandidates walker(keys, memory.limit / 2);
+  Steps steps(ex, firsts, corpus, spec, step_limits(memory, P, ex.ranks()));
+  uint64_t listed = 0;
+  for (uint32_t band = 0; band < lsh.bands; ++band) {
+    // Buckets past detail::all_pairs_bucket_limit give their window pairs (harmless: pairs
+    // of the bucket) and then their members, whose pairs verify_candidates walks.
+    walker.walk_band(
+        band, /*every_pair=*/false,
+        [&](uint32_t i, uint32_t j) {
+          ++listed;
+          steps.add_pair(base + i, base + j);
+        },
+        [&](const detail::BandEntry* e, size_t s) {
+          *candidates += detail::bucket_pair_count(s, true) - detail::bucket_pair_count(s, false);
+          std::vector<uint64_t> members(s);
+          for (size_t k = 0; k < s; ++k) members[k] = base + e[k].doc;
+          std::sort(members.begin(), members.end());  // received in rank order, round by round
+          steps.add_bucket(std::move(members));
+        },
+        [] {});
+  }
+  *candidates += listed;
+  std::vector<Edge> edges = steps.finish();
+  report->partitions = walker.max_partitions();
+  report->steps = steps.count();
+  return edges;
+}
+
+}  // namespace gpudedup::mpi
