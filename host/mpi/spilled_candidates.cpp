@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "gpudedup/detail/buckets.hpp"
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
-#include "host/core/union_find.hpp"
 #include "host/minhash/partitioned_candidates.hpp"
 #include "host/minhash/spill_store.hpp"
 
@@ -26,18 +26,37 @@ struct SentKey {
 /// The rank owning band key `key`: the multiply spreads the hash's high bits.
 int key_rank(uint64_t key, int ranks) { return int(((key * 0x9E3779B97F4A7C15ull) >> 32) % uint64_t(ranks)); }
 
-/// Reduces `edges` to a spanning forest of the same components.
-void keep_forest(std::vector<Edge>& edges) {
-  sort_unique(edges);
-  const std::vector<uint64_t> ends = endpoints(edges);
-  auto index = [&](uint64_t d) { return uint32_t(std::lower_bound(ends.begin(), ends.end(), d) - ends.begin()); };
-  detail::UnionFind joined(ends.size());
-  size_t kept = 0;
-  for (const Edge& e : edges) {
-    if (joined.unite(index(e.a), index(e.b))) edges[kept++] = e;
+/// The components this rank's passing pairs have joined so far, over the documents they
+/// touch (a hash map from document to slot and a union-find of the slots): a candidate
+/// whose documents are joined already need not be verified again (a pair shares its
+/// bucket in many bands), and the edges that joined two components are a spanning forest.
+class JoinedSoFar {
+ public:
+  bool joined(uint64_t a, uint64_t b) {
+    const auto ia = slot_.find(a), ib = slot_.find(b);
+    return ia != slot_.end() && ib != slot_.end() && root(ia->second) == root(ib->second);
   }
-  edges.resize(kept);
-}
+  /// Joins a and b; returns false when they were joined already.
+  bool unite(uint64_t a, uint64_t b) {
+    const uint32_t ra = root(slot(a)), rb = root(slot(b));
+    if (ra == rb) return false;
+    parent_[std::max(ra, rb)] = std::min(ra, rb);
+    return true;
+  }
+
+ private:
+  uint32_t slot(uint64_t d) {
+    const auto [it, added] = slot_.try_emplace(d, uint32_t(parent_.size()));
+    if (added) parent_.push_back(it->second);
+    return it->second;
+  }
+  uint32_t root(uint32_t x) {
+    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];  // path halving
+    return x;
+  }
+  std::unordered_map<uint64_t, uint32_t> slot_;
+  std::vector<uint32_t> parent_;
+};
 
 /// The candidates gathered for the next verification step, and the steps themselves.
 class Steps {
@@ -48,6 +67,7 @@ class Steps {
 
   /// A listed pair, members i < j of their bucket as the walk gives them (j: the later one).
   void add_pair(uint64_t i, uint64_t j) {
+    if (joined_.joined(i, j)) return;
     pending_.pairs.push_back({std::min(i, j), std::max(i, j)});
     // A bucket's pairs come member j by member j: each new j brings at most itself and,
     // for the bucket's first pair, its first member.
@@ -57,6 +77,9 @@ class Steps {
   }
   /// A bucket of more than detail::all_pairs_bucket_limit members, ascending.
   void add_bucket(std::vector<uint64_t> members) {
+    if (std::all_of(members.begin() + 1, members.end(), [&](uint64_t m) { return joined_.joined(members[0], m); })) {
+      return;  // its passing pairs can join nothing more
+    }
     if (rows_ + members.size() > limits_.rows && rows_ > 0) step(false);  // a bucket is fetched whole
     rows_ += members.size();
     pending_.large_buckets.push_back(std::move(members));
@@ -66,7 +89,6 @@ class Steps {
   std::vector<Edge> finish() {
     while (step(true)) {
     }
-    keep_forest(edges_);
     return std::move(edges_);
   }
   uint64_t count() const { return steps_; }
@@ -82,10 +104,8 @@ class Steps {
     pending_ = {};
     rows_ = 0;
     last_j_ = std::numeric_limits<uint64_t>::max();
-    edges_.insert(edges_.end(), e.begin(), e.end());
-    if (edges_.size() > 2 * forest_ + limits_.pairs) {  // amortized: the forest is O(documents joined)
-      keep_forest(edges_);
-      forest_ = edges_.size();
+    for (const Edge& edge : e) {
+      if (joined_.unite(edge.a, edge.b)) edges_.push_back(edge);
     }
     ++steps_;
     return more;
@@ -98,8 +118,8 @@ class Steps {
   StepLimits limits_;
   OwnedCandidates pending_;
   uint64_t rows_ = 0, last_j_ = std::numeric_limits<uint64_t>::max();
-  std::vector<Edge> edges_;
-  size_t forest_ = 0;
+  JoinedSoFar joined_;
+  std::vector<Edge> edges_;  ///< those that joined two components
   uint64_t steps_ = 0;
 };
 

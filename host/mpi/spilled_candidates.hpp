@@ -30,7 +30,7 @@ struct StepLimits {
 StepLimits step_limits(const RankMemory& memory, uint32_t num_perm, int ranks);
 
 /// The same components as owned_candidates + verify_candidates (the edges may differ:
-/// they are reduced to a spanning forest as they come). Adds the candidate pairs to
+/// a spanning forest of them, a candidate whose documents are joined already skipped). Adds the candidate pairs to
 /// *candidates, counted as owned_candidates counts them. Needs fewer than 2^32 documents
 /// in all (a band entry holds a 32-bit document number).
 std::vector<Edge> spilled_candidate_edges(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
