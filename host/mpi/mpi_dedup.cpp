@@ -225,8 +225,8 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
                                          rounds.hook_rounds, rounds.jump_rounds));
   if (spilled_ranks) {
     s.description.push_back(detail::format(
-        "mpi: memory limit %.1f MB per rank: signatures spilled on %llu of %d ranks, buckets in up to %u partitions "
-        "per band, %llu verification steps", memory.limit / 1e6, (unsigned long long)spilled_ranks, ex.ranks(),
+        "mpi: memory limit %.1f MiB per rank: signatures spilled on %llu of %d ranks, buckets in up to %u partitions "
+        "per band, %llu verification steps", memory.limit / 1048576.0, (unsigned long long)spilled_ranks, ex.ranks(),
         unsigned(ex.max(uint64_t(spill.partitions))), (unsigned long long)spill.steps));
   }
   const std::string line = detail::format(
