@@ -40,6 +40,17 @@ void RankRows::read(uint64_t first, size_t n, uint32_t* rows) const {
   if (n > 0) file_.read(first * row_values_ * sizeof(uint32_t), rows, n * row_values_ * sizeof(uint32_t));
 }
 
+void RankRows::read_one(uint64_t doc, uint32_t* row) {
+  if (doc < window_first_ || doc >= window_first_ + window_rows_) {
+    const bool near = doc >= window_first_ + window_rows_ && doc < window_first_ + window_rows_ + read_ahead_rows;
+    window_first_ = doc;
+    window_rows_ = near ? std::min(read_ahead_rows, documents_ - doc) : 1;
+    window_.resize(size_t(window_rows_) * row_values_);
+    read(window_first_, size_t(window_rows_), window_.data());
+  }
+  std::copy_n(window_.data() + size_t(doc - window_first_) * row_values_, row_values_, row);
+}
+
 void spill_if_over(LocalCorpus& corpus, const RankMemory& memory) {
   const uint32_t P = corpus.signatures.num_perm;
   const uint64_t held = corpus.set_sizes.size();
@@ -60,7 +71,7 @@ uint64_t empty_documents(const LocalCorpus& corpus) {
 }
 
 void read_rows(const LocalCorpus& corpus, uint64_t first, size_t n, uint32_t* rows) {
-  if (corpus.spill) return corpus.spill->read(first, n, rows);
+  if (corpus.spill) return n == 1 ? corpus.spill->read_one(first, rows) : corpus.spill->read(first, n, rows);
   const uint32_t P = corpus.signatures.num_perm;
   for (size_t i = 0; i < n; ++i) {
     std::copy(corpus.signatures.row(first + i), corpus.signatures.row(first + i) + P, rows + i * (P + 1));

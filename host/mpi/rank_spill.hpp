@@ -34,6 +34,11 @@ class RankRows {
   void append(const uint32_t* signatures, const uint32_t* set_sizes, size_t n);
   /// Reads rows [first, first + n) into `rows` (P + 1 values each) with one pread.
   void read(uint64_t first, size_t n, uint32_t* rows) const;
+  /// Reads row `doc`. An owner answering a fetch is asked for rows ascending, rank by
+  /// rank: a row asked within a window's length past the last read comes with the rows
+  /// after it, read_ahead_rows in one pread; a row far from it is read alone. One thread.
+  void read_one(uint64_t doc, uint32_t* row);
+  static constexpr uint64_t read_ahead_rows = 64;
   uint64_t documents() const { return documents_; }
   uint64_t empty_documents() const { return empty_; }
   uint64_t bytes() const { return file_.size(); }
@@ -42,6 +47,8 @@ class RankRows {
   detail::SpillFile file_;
   size_t row_values_;
   std::vector<uint32_t> buffer_;
+  std::vector<uint32_t> window_;  ///< rows [window_first_, window_first_ + window_rows_)
+  uint64_t window_first_ = 0, window_rows_ = 0;
   uint64_t documents_ = 0, empty_ = 0;
 };
 
