@@ -1,6 +1,6 @@
 """gpudedup: near-duplicate detection for Python (MinHash + LSH, SimHash, Bloom filters,
 the exact similarity join) on CPU cores or a CUDA GPU, over lists of str, numpy arrays,
-pyarrow arrays and pandas Series. See docs/python.md.
+pyarrow arrays, pandas and Polars Series. See docs/python.md.
 
 >>> import gpudedup
 >>> r = gpudedup.dedup(["the cat sat on the mat", "the cat sat on the mat!", "dogs"])
@@ -201,7 +201,8 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
     """Finds the near-duplicates among `texts` and keeps one of each cluster (`keep`).
 
     texts: a list (or other iterable) of str, a numpy array of str, a pyarrow Array or
-        ChunkedArray of strings (read from its Arrow buffers), or a pandas Series. None
+        ChunkedArray of strings (read from its Arrow buffers), or a pandas or Polars
+        Series. None
         (and a pandas or Arrow missing value) is counted as skipped, kept and never a
         duplicate; the result has one entry per element.
     method: "minhash", "exact", "simhash" or "bloom" (gpudedup.methods()).

@@ -77,6 +77,31 @@ def test_inputs_of_every_kind_agree(corpus):
                                   gpudedup.dedup(corpus, backend="cpu").keep)
 
 
+def test_polars_series_are_read_as_arrow_streams(corpus):
+    pl = pytest.importorskip("polars")
+    pytest.importorskip("pyarrow")
+    import tracemalloc
+
+    with_none = list(corpus)
+    with_none[7] = None
+    want = gpudedup.dedup(with_none, backend="cpu")
+    half = len(with_none) // 2
+    two_chunks = pl.concat([pl.Series(with_none[:half]), pl.Series(with_none[half:])], rechunk=False)
+    for texts in (pl.Series(with_none), two_chunks):
+        got = gpudedup.dedup(texts, backend="cpu")
+        np.testing.assert_array_equal(got.representative, want.representative)
+        assert got.stats["skipped"] == 1
+    assert gpudedup.dedup(pl.Series([None, None]), backend="cpu").stats["skipped"] == 2
+    # Read through the Arrow stream: no str object per element (200 K texts would be > 10 MB).
+    texts = pl.Series([f"text number {i} with a few words" for i in range(200_000)])
+    gpudedup.sketch(texts[:10], num_perm=8, backend="cpu")
+    tracemalloc.start()
+    gpudedup.sketch(texts, num_perm=8, backend="cpu")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 1_000_000, peak
+
+
 def test_arrow_slices_read_from_their_offset(corpus):
     pa = pytest.importorskip("pyarrow")
     arr = pa.array([None, "x"] + corpus)
