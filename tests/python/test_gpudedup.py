@@ -238,3 +238,40 @@ def test_pandas_missing_values_count_as_none():
     assert r.stats["skipped"] == 2 and r.keep.tolist() == [True, True, False, True]
     r = gpudedup.dedup(pd.Series(texts, dtype="string"), backend="cpu")
     assert r.stats["skipped"] == 2 and r.keep.tolist() == [True, True, False, True]
+
+
+def test_the_gil_is_released_while_the_engine_runs():
+    import sys
+    import threading
+    import time
+
+    from gpudedup._texts import to_texts
+
+    rng = np.random.default_rng(1)
+    texts = to_texts([" ".join(map(str, rng.integers(0, 10**6, 40))) for _ in range(20_000)])
+    engine = gpudedup.Engine(backend="cpu", threads=1, num_perm=1024)
+    span = {}
+
+    def run():  # the extension's call alone: the engine's sketch stage, no Python around it
+        span["start"] = time.perf_counter()
+        engine._engine.add(texts, None)
+        span["end"] = time.perf_counter()
+
+    ticks = []
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-4)
+    try:
+        worker = threading.Thread(target=run)
+        worker.start()
+        while worker.is_alive():
+            ticks.append(time.perf_counter())
+            time.sleep(0.0005)
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    start, end = span["start"], span["end"]
+    assert end - start > 0.05, "the run is long enough to tell"
+    # Held by the extension, the GIL would stop this thread from the call's start to its
+    # end; released, the thread goes on ticking in the second half of the call.
+    assert any(start + (end - start) / 2 < t < end for t in ticks)
+    assert len(engine.finish()) == 20_000  # distinct texts: no candidate work to speak of
