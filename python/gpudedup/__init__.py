@@ -58,7 +58,8 @@ class DedupResult:
         text's number is its input position plus the option first_document_number (0
         unless given: a run that is one part of a larger numbering).
     pairs: structured array (a uint64, b uint64, similarity) of the pairs that joined
-        clusters (with all_pairs=True: every verified pair), numbers as above, a < b.
+        clusters (with all_pairs=True: every verified pair), numbers as above, a < b;
+        pairs_table() gives them as a pyarrow Table.
     distances: uint32 array parallel to pairs with SimHash's Hamming distances, else None.
     clusters: list of uint64 arrays, the numbers of the members of each cluster of two
         or more, in order of their representative.
@@ -99,6 +100,18 @@ class DedupResult:
 
     def __len__(self) -> int:
         return len(self.representative)
+
+    def pairs_table(self) -> Any:
+        """`pairs` as a pyarrow Table: columns a, b (uint64), similarity (float64), and
+        distance (uint32) for SimHash. Needs pyarrow (`pip install .[arrow]`)."""
+        try:
+            import pyarrow as pa
+        except ImportError as e:
+            raise ImportError("DedupResult.pairs_table() needs pyarrow: pip install pyarrow") from e
+        columns = {name: pa.array(self.pairs[name]) for name in PAIR_DTYPE.names}
+        if self.distances is not None:
+            columns["distance"] = pa.array(self.distances)
+        return pa.table(columns)
 
     @property
     def clusters(self) -> List[np.ndarray]:

@@ -195,6 +195,17 @@ def test_result_shapes_and_stats(corpus):
         assert (r.representative[members] == members[0]).all()
 
 
+def test_pairs_as_an_arrow_table(corpus):
+    pa = pytest.importorskip("pyarrow")
+    r = gpudedup.dedup(corpus, backend="cpu", all_pairs=True)
+    table = r.pairs_table()
+    assert table.schema.names == ["a", "b", "similarity"] and len(table) == len(r.pairs) > 0
+    assert table.schema.types == [pa.uint64(), pa.uint64(), pa.float64()]
+    assert table.to_pydict() == {name: r.pairs[name].tolist() for name in ("a", "b", "similarity")}
+    s = gpudedup.dedup(corpus, method="simhash", backend="cpu").pairs_table()
+    assert s.schema.names[-1] == "distance" and s.schema.types[-1] == pa.uint32() and len(s) > 0
+
+
 def test_engine_batches_equal_one_call(corpus):
     engine = gpudedup.Engine(backend="cpu", threshold=0.7)
     assert engine.add(corpus[:50]) == 0
