@@ -26,11 +26,13 @@ def write_jsonl(path, texts):
      ["--threshold", "0.6", "--num-perm", "128", "--seed", "3", "--verify", "estimate"]),
     ({"shingle": "word", "ngram": 2}, ["--shingle", "word", "--ngram", "2", "--verify", "estimate"]),
     ({"method": "exact", "threshold": 0.7}, ["--method", "exact", "--threshold", "0.7"]),
+    ({"all_pairs": True, "threshold": 0.7}, ["--all-pairs", "--threshold", "0.7", "--verify", "estimate"]),
 ])
 def test_dedup_equals_the_program(cli, corpus, tmp_path, options, flags):
     write_jsonl(tmp_path / "c.jsonl", corpus)
     run_cli(cli, "dedup", tmp_path / "c.jsonl", "--backend", "cpu", "-q", *flags,
-            "--removed", tmp_path / "removed.tsv", "--clusters", tmp_path / "clusters.jsonl")
+            "--removed", tmp_path / "removed.tsv", "--clusters", tmp_path / "clusters.jsonl",
+            "--pairs", tmp_path / "pairs.tsv")
     r = gpudedup.dedup(corpus, backend="cpu", **options)
 
     removed = {}
@@ -46,6 +48,11 @@ def test_dedup_equals_the_program(cli, corpus, tmp_path, options, flags):
     theirs = sorted(sorted(int(m) for m in c["members"]) for c in clusters)
     assert sorted(c.tolist() for c in r.clusters) == theirs
     assert r.stats["clusters"] == len(clusters)
+
+    their_pairs = sorted(tuple(line.split("\t")) for line in (tmp_path / "pairs.tsv").read_text().splitlines()
+                         if line.split("\t")[0].isdigit())
+    ours = sorted((str(a), str(b), f"{sim:.6f}") for a, b, sim in r.pairs.tolist())
+    assert their_pairs and ours == their_pairs
 
 
 def test_sketch_equals_the_program(cli, corpus, tmp_path):
