@@ -1,6 +1,6 @@
 """gpudedup: near-duplicate detection for Python (MinHash + LSH, SimHash, Bloom filters,
 the exact similarity join) on CPU cores or a CUDA GPU, over lists of str, numpy arrays,
-pyarrow arrays and pandas Series. See docs/python.md.
+pyarrow arrays, pandas and Polars Series. See docs/python.md.
 
 >>> import gpudedup
 >>> r = gpudedup.dedup(["the cat sat on the mat", "the cat sat on the mat!", "dogs"])
@@ -58,7 +58,8 @@ class DedupResult:
         text's number is its input position plus the option first_document_number (0
         unless given: a run that is one part of a larger numbering).
     pairs: structured array (a uint64, b uint64, similarity) of the pairs that joined
-        clusters (with all_pairs=True: every verified pair), numbers as above, a < b.
+        clusters (with all_pairs=True: every verified pair), numbers as above, a < b;
+        pairs_table() gives them as a pyarrow Table.
     distances: uint32 array parallel to pairs with SimHash's Hamming distances, else None.
     clusters: list of uint64 arrays, the numbers of the members of each cluster of two
         or more, in order of their representative.
@@ -99,6 +100,18 @@ class DedupResult:
 
     def __len__(self) -> int:
         return len(self.representative)
+
+    def pairs_table(self) -> Any:
+        """`pairs` as a pyarrow Table: columns a, b (uint64), similarity (float64), and
+        distance (uint32) for SimHash. Needs pyarrow (`pip install .[arrow]`)."""
+        try:
+            import pyarrow as pa
+        except ImportError as e:
+            raise ImportError("DedupResult.pairs_table() needs pyarrow: pip install pyarrow") from e
+        columns = {name: pa.array(self.pairs[name]) for name in PAIR_DTYPE.names}
+        if self.distances is not None:
+            columns["distance"] = pa.array(self.distances)
+        return pa.table(columns)
 
     @property
     def clusters(self) -> List[np.ndarray]:
@@ -201,7 +214,8 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
     """Finds the near-duplicates among `texts` and keeps one of each cluster (`keep`).
 
     texts: a list (or other iterable) of str, a numpy array of str, a pyarrow Array or
-        ChunkedArray of strings (read from its Arrow buffers), or a pandas Series. None
+        ChunkedArray of strings (read from its Arrow buffers), or a pandas or Polars
+        Series. None
         (and a pandas or Arrow missing value) is counted as skipped, kept and never a
         duplicate; the result has one entry per element.
     method: "minhash", "exact", "simhash" or "bloom" (gpudedup.methods()).

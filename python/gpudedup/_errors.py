@@ -60,11 +60,23 @@ KEYWORD_OF = {
 
 _QUOTED = re.compile(r"`([^`]*)`")
 
+# The program's commands that messages advise -> the package's call that does the same.
+_CREATE_INDEX = "gpudedup index create"
+
+
+def _in_python(quoted: str) -> str:
+    if quoted.startswith(_CREATE_INDEX):
+        folder = quoted[len(_CREATE_INDEX):].strip()
+        return f"gpudedup.Index.create({folder!r})" if folder else "gpudedup.Index.create(path)"
+    return KEYWORD_OF.get(quoted, quoted)
+
 
 def keywords_in(message: str) -> str:
     """`message` with each backticked library parameter written as its keyword argument
-    (`minhash.num_perm` -> num_perm); any other backticked name loses its backticks."""
-    return _QUOTED.sub(lambda m: KEYWORD_OF.get(m.group(1), m.group(1)), message)
+    (`minhash.num_perm` -> num_perm) and each program command as the package's call
+    (`gpudedup index create X` -> gpudedup.Index.create('X')); any other backticked name
+    loses its backticks."""
+    return _QUOTED.sub(lambda m: _in_python(m.group(1)), message)
 
 
 class FileError(_core.DataError, OSError):

@@ -1,9 +1,10 @@
 """gpudedup.dedup_files: the program's job on files, from Python."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -54,7 +55,8 @@ def dedup_files(paths: Union[PathLike, Sequence[PathLike]], *, output: Optional[
                 ngram: int = 5, keep: str = "first", backend: str = "auto", threads: int = 0,
                 **options: Any) -> FilesResult:
     """`gpudedup dedup` from Python: reads the files with the program's readers (JSONL,
-    text, folders; zstd and gzip told by content; docs/input.md), finds the near-duplicates
+    text, folders; zstd and gzip told by content; docs/input.md; not Parquet, which
+    dedup() reads through pyarrow), finds the near-duplicates
     and writes the outputs the program writes, all or none.
 
     paths: files or folders ("-" for standard input).
@@ -82,7 +84,27 @@ def dedup_files(paths: Union[PathLike, Sequence[PathLike]], *, output: Optional[
                "clusters": _path(clusters), "stats": _path(stats)}
     report = progress_function(progress, "doc")
     try:
-        with library_errors(files=True):
+        with library_errors(files=True), _parquet_route():
             return FilesResult(_core.dedup_files(names, inputs, outputs, int(batch_size), opts, report))
     finally:
         close(report)
+
+
+_NO_PARQUET = ": gpudedup cannot read Parquet: "
+
+
+@contextlib.contextmanager
+def _parquet_route() -> Iterator[None]:
+    """The library's "no Parquet in this build" error, with the package's way instead of
+    rebuilding: the package never has the Parquet module (python/CMakeLists.txt)."""
+    try:
+        yield
+    except _core.UsageError as e:
+        if _NO_PARQUET not in str(e):
+            raise
+        path = str(e).split(_NO_PARQUET)[0]
+        raise _core.UsageError(
+            f"{path}: dedup_files() does not read Parquet (the package has no Arrow C++ of its own "
+            "beside pyarrow's): read the text column with pyarrow.parquet.read_table(path, "
+            "columns=[\"text\"]) and give it to gpudedup.dedup() or a gpudedup.Engine, then filter "
+            "the table with the result's keep (docs/python.md, examples/python/parquet_shards.py)") from None

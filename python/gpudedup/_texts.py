@@ -7,18 +7,27 @@ from . import _core
 
 
 def _arrow_chunks(texts: Any) -> list | None:
-    """The chunks of an Arrow array (anything with __arrow_c_array__, or a pyarrow
-    ChunkedArray), or None when `texts` is not one."""
+    """The chunks of an Arrow array (anything with __arrow_c_array__, a pyarrow
+    ChunkedArray, or another Arrow stream such as a Polars Series), or None when `texts`
+    is not one."""
     if hasattr(texts, "__arrow_c_array__"):
         return [texts]
+    if not hasattr(texts, "__arrow_c_stream__"):
+        return None
     chunks = getattr(texts, "chunks", None)
-    if chunks is not None and hasattr(texts, "__arrow_c_stream__"):
+    if chunks is not None:
         return list(chunks)
-    return None
+    try:  # a stream without chunks (Polars): pyarrow imports it without copying the buffers
+        import pyarrow as pa
+
+        return list(pa.chunked_array(texts).chunks)
+    except (ImportError, TypeError, ValueError):
+        return None  # no pyarrow, or one too old for the stream: read element by element
 
 
 def _as_arrow_strings(chunk: Any) -> Any:
-    """pyarrow string_view or dictionary arrays cast to large_string; others unchanged."""
+    """pyarrow string_view, dictionary or null (every element missing) arrays cast to
+    large_string; others unchanged."""
     typ = getattr(chunk, "type", None)
     if typ is None:
         return chunk
@@ -26,7 +35,8 @@ def _as_arrow_strings(chunk: Any) -> Any:
 
     if pa.types.is_string(typ) or pa.types.is_large_string(typ):
         return chunk
-    if pa.types.is_dictionary(typ) or getattr(pa.types, "is_string_view", lambda t: False)(typ):
+    if (pa.types.is_dictionary(typ) or pa.types.is_null(typ)
+            or getattr(pa.types, "is_string_view", lambda t: False)(typ)):
         return chunk.cast(pa.large_string())
     return chunk  # the engine names the format it refuses
 
@@ -47,7 +57,7 @@ def _is_na(v: Any) -> bool:
 
 def to_texts(texts: Any) -> "_core.Texts":
     """Reads a list/tuple of str (None allowed), a numpy array of str, a pyarrow
-    Array/ChunkedArray of strings, a pandas Series, or any other iterable of str."""
+    Array/ChunkedArray of strings, a pandas or Polars Series, or any other iterable of str."""
     if isinstance(texts, (str, bytes)):
         raise TypeError("texts must be a collection of str, not a single " + type(texts).__name__)
     out = _core.Texts()

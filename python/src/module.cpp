@@ -35,10 +35,20 @@ using RowCounts = nb::ndarray<const uint32_t, nb::ndim<1>, nb::c_contig, nb::dev
 using RowBytes = nb::ndarray<const uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using RowFlags = nb::ndarray<const bool, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
+/// The configuration of an Engine: verify auto re-reads borderline pairs' texts, and an
+/// Engine holds none, so there its auto is verify estimate. Running it as such gives the
+/// program's --verify estimate answer in full: its auto would decide by the estimate too,
+/// but would unite the borderline pairs last, so other pairs would join the clusters.
+Config in_memory_config(const nb::dict& options) {
+  Config c = config_from(options);
+  if (c.method == "minhash" && c.verify == VerifyMode::automatic) c.verify = VerifyMode::estimate;
+  return c;
+}
+
 /// Incremental dedup over batches of Texts, for any method of the method table.
 class Engine {
  public:
-  explicit Engine(const nb::dict& options) : config_(config_from(options)) {
+  explicit Engine(const nb::dict& options) : config_(in_memory_config(options)) {
     method_ = make_method(config_);
     const MethodNeeds needs = method_->needs();
     hold_ = needs.prepass;

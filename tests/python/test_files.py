@@ -6,6 +6,7 @@ import shutil
 import signal
 import subprocess
 
+import numpy as np
 import pytest
 
 import gpudedup
@@ -103,6 +104,21 @@ def test_errors_name_the_file_or_the_option(corpus, tmp_path):
     (tmp_path / "bad.jsonl").write_text('{"text": "fine"}\n{oops\n')
     with pytest.raises(OSError, match="bad.jsonl:2"):
         gpudedup.dedup_files(tmp_path / "bad.jsonl", strict=True)
+
+
+def test_parquet_is_refused_naming_the_file_and_the_pyarrow_route(corpus, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    pq.write_table(pa.table({"text": corpus}), tmp_path / "c.parquet")
+    with pytest.raises(ValueError, match=r"c\.parquet: dedup_files\(\) does not read Parquet.*"
+                                         r"gpudedup\.dedup\(\).*parquet_shards\.py") as e:
+        gpudedup.dedup_files(tmp_path / "c.parquet", output=tmp_path / "out.parquet")
+    assert "cmake" not in str(e.value)
+    assert not (tmp_path / "out.parquet").exists()
+    # The route it names: the column read by pyarrow gives dedup()'s answer on the texts.
+    column = pq.read_table(tmp_path / "c.parquet", columns=["text"])["text"]
+    np.testing.assert_array_equal(gpudedup.dedup(column, backend="cpu").keep,
+                                  gpudedup.dedup(corpus, backend="cpu").keep)
 
 
 def test_progress_and_ctrl_c_between_batches(corpus, tmp_path):

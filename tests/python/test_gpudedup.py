@@ -26,11 +26,13 @@ def write_jsonl(path, texts):
      ["--threshold", "0.6", "--num-perm", "128", "--seed", "3", "--verify", "estimate"]),
     ({"shingle": "word", "ngram": 2}, ["--shingle", "word", "--ngram", "2", "--verify", "estimate"]),
     ({"method": "exact", "threshold": 0.7}, ["--method", "exact", "--threshold", "0.7"]),
+    ({"all_pairs": True, "threshold": 0.7}, ["--all-pairs", "--threshold", "0.7", "--verify", "estimate"]),
 ])
 def test_dedup_equals_the_program(cli, corpus, tmp_path, options, flags):
     write_jsonl(tmp_path / "c.jsonl", corpus)
     run_cli(cli, "dedup", tmp_path / "c.jsonl", "--backend", "cpu", "-q", *flags,
-            "--removed", tmp_path / "removed.tsv", "--clusters", tmp_path / "clusters.jsonl")
+            "--removed", tmp_path / "removed.tsv", "--clusters", tmp_path / "clusters.jsonl",
+            "--pairs", tmp_path / "pairs.tsv")
     r = gpudedup.dedup(corpus, backend="cpu", **options)
 
     removed = {}
@@ -46,6 +48,11 @@ def test_dedup_equals_the_program(cli, corpus, tmp_path, options, flags):
     theirs = sorted(sorted(int(m) for m in c["members"]) for c in clusters)
     assert sorted(c.tolist() for c in r.clusters) == theirs
     assert r.stats["clusters"] == len(clusters)
+
+    their_pairs = sorted(tuple(line.split("\t")) for line in (tmp_path / "pairs.tsv").read_text().splitlines()
+                         if line.split("\t")[0].isdigit())
+    ours = sorted((str(a), str(b), f"{sim:.6f}") for a, b, sim in r.pairs.tolist())
+    assert their_pairs and ours == their_pairs
 
 
 def test_sketch_equals_the_program(cli, corpus, tmp_path):
@@ -75,6 +82,31 @@ def test_inputs_of_every_kind_agree(corpus):
         np.testing.assert_array_equal(got.representative, want.representative, err_msg=type(texts).__name__)
     np.testing.assert_array_equal(gpudedup.dedup(np.array(corpus), backend="cpu").keep,
                                   gpudedup.dedup(corpus, backend="cpu").keep)
+
+
+def test_polars_series_are_read_as_arrow_streams(corpus):
+    pl = pytest.importorskip("polars")
+    pytest.importorskip("pyarrow")
+    import tracemalloc
+
+    with_none = list(corpus)
+    with_none[7] = None
+    want = gpudedup.dedup(with_none, backend="cpu")
+    half = len(with_none) // 2
+    two_chunks = pl.concat([pl.Series(with_none[:half]), pl.Series(with_none[half:])], rechunk=False)
+    for texts in (pl.Series(with_none), two_chunks):
+        got = gpudedup.dedup(texts, backend="cpu")
+        np.testing.assert_array_equal(got.representative, want.representative)
+        assert got.stats["skipped"] == 1
+    assert gpudedup.dedup(pl.Series([None, None]), backend="cpu").stats["skipped"] == 2
+    # Read through the Arrow stream: no str object per element (200 K texts would be > 10 MB).
+    texts = pl.Series([f"text number {i} with a few words" for i in range(200_000)])
+    gpudedup.sketch(texts[:10], num_perm=8, backend="cpu")
+    tracemalloc.start()
+    gpudedup.sketch(texts, num_perm=8, backend="cpu")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 1_000_000, peak
 
 
 def test_arrow_slices_read_from_their_offset(corpus):
@@ -170,6 +202,17 @@ def test_result_shapes_and_stats(corpus):
         assert (r.representative[members] == members[0]).all()
 
 
+def test_pairs_as_an_arrow_table(corpus):
+    pa = pytest.importorskip("pyarrow")
+    r = gpudedup.dedup(corpus, backend="cpu", all_pairs=True)
+    table = r.pairs_table()
+    assert table.schema.names == ["a", "b", "similarity"] and len(table) == len(r.pairs) > 0
+    assert table.schema.types == [pa.uint64(), pa.uint64(), pa.float64()]
+    assert table.to_pydict() == {name: r.pairs[name].tolist() for name in ("a", "b", "similarity")}
+    s = gpudedup.dedup(corpus, method="simhash", backend="cpu").pairs_table()
+    assert s.schema.names[-1] == "distance" and s.schema.types[-1] == pa.uint32() and len(s) > 0
+
+
 def test_engine_batches_equal_one_call(corpus):
     engine = gpudedup.Engine(backend="cpu", threshold=0.7)
     assert engine.add(corpus[:50]) == 0
@@ -213,3 +256,40 @@ def test_pandas_missing_values_count_as_none():
     assert r.stats["skipped"] == 2 and r.keep.tolist() == [True, True, False, True]
     r = gpudedup.dedup(pd.Series(texts, dtype="string"), backend="cpu")
     assert r.stats["skipped"] == 2 and r.keep.tolist() == [True, True, False, True]
+
+
+def test_the_gil_is_released_while_the_engine_runs():
+    import sys
+    import threading
+    import time
+
+    from gpudedup._texts import to_texts
+
+    rng = np.random.default_rng(1)
+    texts = to_texts([" ".join(map(str, rng.integers(0, 10**6, 40))) for _ in range(20_000)])
+    engine = gpudedup.Engine(backend="cpu", threads=1, num_perm=1024)
+    span = {}
+
+    def run():  # the extension's call alone: the engine's sketch stage, no Python around it
+        span["start"] = time.perf_counter()
+        engine._engine.add(texts, None)
+        span["end"] = time.perf_counter()
+
+    ticks = []
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-4)
+    try:
+        worker = threading.Thread(target=run)
+        worker.start()
+        while worker.is_alive():
+            ticks.append(time.perf_counter())
+            time.sleep(0.0005)
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    start, end = span["start"], span["end"]
+    assert end - start > 0.05, "the run is long enough to tell"
+    # Held by the extension, the GIL would stop this thread from the call's start to its
+    # end; released, the thread goes on ticking in the second half of the call.
+    assert any(start + (end - start) / 2 < t < end for t in ticks)
+    assert len(engine.finish()) == 20_000  # distinct texts: no candidate work to speak of

@@ -76,8 +76,12 @@ def test_open_with_other_parameters_is_a_value_error(corpus, tmp_path):
 
 
 def test_file_errors_are_os_errors(tmp_path):
-    with pytest.raises(OSError, match=str(tmp_path / "nothing")):
+    with pytest.raises(OSError, match=str(tmp_path / "nothing")) as e:
         gpudedup.Index.open(tmp_path / "nothing")
+    assert str(e.value).endswith(f"create it with gpudedup.Index.create({str(tmp_path / 'nothing')!r})")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(OSError, match="no MANIFEST.*create one with gpudedup.Index.create\\(path\\)$"):
+        gpudedup.Index.open(tmp_path / "empty")
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "other.txt").write_text("x")
     with pytest.raises((OSError, ValueError), match="full"):
