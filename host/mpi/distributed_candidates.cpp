@@ -84,12 +84,14 @@ OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const 
 }
 
 std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
-                                    const detail::SketchSpec& spec, OwnedCandidates candidates) {
+                                    const detail::SketchSpec& spec, OwnedCandidates candidates,
+                                    std::vector<ScoredPair>* passing) {
   const Config& c = spec.config;
   std::vector<Edge>& pairs = candidates.pairs;
   const bool verify = c.verify != VerifyMode::none;
-  std::vector<uint64_t> want = verify ? endpoints(pairs) : std::vector<uint64_t>{};
-  if (verify) {
+  const bool fetch = verify || passing;  // the passing pairs' scores need the signatures
+  std::vector<uint64_t> want = fetch ? endpoints(pairs) : std::vector<uint64_t>{};
+  if (fetch) {
     for (const auto& bucket : candidates.large_buckets) want.insert(want.end(), bucket.begin(), bucket.end());
     sort_unique(want);
   }
@@ -97,11 +99,11 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   // part in the fetch, whether it has candidates or not).
   const uint32_t P = c.minhash.num_perm;
   const std::vector<uint32_t> rows =
-      verify ? fetch_from_owners<uint32_t>(ex, firsts, want, P + 1, "signatures",
-                                           [&](uint64_t d, uint32_t* row) {
-                                             read_rows(corpus, d - corpus.first, 1, row);  // held or spilled
-                                           })
-             : std::vector<uint32_t>{};
+      fetch ? fetch_from_owners<uint32_t>(ex, firsts, want, P + 1, "signatures",
+                                          [&](uint64_t d, uint32_t* row) {
+                                            read_rows(corpus, d - corpus.first, 1, row);  // held or spilled
+                                          })
+            : std::vector<uint32_t>{};
   Signatures fetched;
   fetched.num_perm = P;
   fetched.values.resize(want.size() * P);
@@ -112,36 +114,47 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   }
   const detail::CorpusView view{&fetched, &sizes, nullptr};
   auto index = [&](uint64_t d) { return uint32_t(std::lower_bound(want.begin(), want.end(), d) - want.begin()); };
-  auto passes = [&](uint64_t a, uint64_t b) {
-    return !verify || detail::pair_similarity(spec, view, index(a), index(b)) >= c.threshold;
+  // Not fetched (--verify none, no --pairs): every pair passes, and its score is unused.
+  auto score = [&](uint64_t a, uint64_t b) {
+    return fetch ? detail::pair_similarity(spec, view, index(a), index(b)) : 1.0;
   };
+  auto passes = [&](double similarity) { return !verify || similarity >= c.threshold; };
   const int threads = c.threads > 0 ? c.threads : omp_get_max_threads();
   detail::ParallelErrors errors;
 
   // Listed pairs, each on its own: they split across the CPU cores (pair_similarity is pure).
-  std::vector<uint8_t> pass(pairs.size());
+  std::vector<double> scores(pairs.size());
   const int64_t n = int64_t(pairs.size());
 #pragma omp parallel for schedule(static, verify_chunk) num_threads(threads)
-  for (int64_t i = 0; i < n; ++i) errors.run([&] { pass[size_t(i)] = passes(pairs[size_t(i)].a, pairs[size_t(i)].b); });
+  for (int64_t i = 0; i < n; ++i) errors.run([&] { scores[size_t(i)] = score(pairs[size_t(i)].a, pairs[size_t(i)].b); });
   errors.rethrow();
   std::vector<Edge> edges;
   for (size_t i = 0; i < pairs.size(); ++i) {
-    if (pass[i]) edges.push_back(pairs[i]);
+    if (!passes(scores[i])) continue;
+    edges.push_back(pairs[i]);
+    if (passing) passing->push_back({pairs[i].a, pairs[i].b, scores[i]});
   }
   pairs = {};
 
   // Large buckets, one per thread at a time: the pairs in the single-process order, each
   // verified only while its members are in different components of the bucket's own
-  // union-find, whose joins are the edges (a spanning forest of the passing pairs).
+  // union-find, whose joins are the edges (a spanning forest of the passing pairs). With
+  // `passing` every pair is verified, as one process lists them (--all-pairs).
   const auto& large = candidates.large_buckets;
   std::vector<std::vector<Edge>> forests(large.size());
+  std::vector<std::vector<ScoredPair>> listed(passing ? large.size() : 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t b = 0; b < int64_t(large.size()); ++b) errors.run([&] {
     const std::vector<uint64_t>& members = large[size_t(b)];
     detail::UnionFind apart(members.size());
     for (uint32_t j = 1; j < members.size(); ++j) {
       for (uint32_t i = 0; i < j; ++i) {
-        if (apart.find(i) != apart.find(j) && passes(members[i], members[j])) {
+        const bool joins = apart.find(i) != apart.find(j);
+        if (!joins && !passing) continue;
+        const double s = score(members[i], members[j]);
+        if (!passes(s)) continue;
+        if (passing) listed[size_t(b)].push_back({members[i], members[j], s});
+        if (joins) {
           apart.unite(i, j);
           forests[size_t(b)].push_back({members[i], members[j]});
         }
@@ -150,6 +163,7 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   });
   errors.rethrow();
   for (const auto& forest : forests) edges.insert(edges.end(), forest.begin(), forest.end());
+  for (const auto& some : listed) passing->insert(passing->end(), some.begin(), some.end());
   sort_unique(edges);
   return edges;
 }

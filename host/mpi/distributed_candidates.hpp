@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpudedup/lsh.hpp"
+#include "gpudedup/result.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/mpi/owner_fetch.hpp"
 
@@ -42,8 +43,12 @@ OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const 
 /// each listed pair that passes, and for each large bucket a spanning forest of its
 /// passing pairs — a pair is verified only while its members are apart, so a bucket of
 /// near-copies costs about s verifications and O(s) memory. Exact verification needs
-/// the shingle sets and is refused before the job starts.
+/// the shingle sets and is refused before the job starts. When `passing` is given it also
+/// receives every passing candidate pair with its similarity (--pairs --all-pairs: large
+/// buckets are then verified pair by pair), in no particular order and possibly more than
+/// once (a pair in several large buckets).
 std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
-                                    const detail::SketchSpec& spec, OwnedCandidates candidates);
+                                    const detail::SketchSpec& spec, OwnedCandidates candidates,
+                                    std::vector<ScoredPair>* passing = nullptr);
 
 }  // namespace gpudedup::mpi

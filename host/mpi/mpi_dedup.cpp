@@ -14,13 +14,13 @@
 #include "host/core/format.hpp"
 #include "host/core/run_numbering.hpp"
 #include "host/core/stage_clock.hpp"
-#include "host/io/kept_sink.hpp"
 #include "host/io/result_writers.hpp"
 #include "host/io/shard_outputs.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/mpi/distributed_components.hpp"
 #include "host/mpi/input_share.hpp"
 #include "host/mpi/rank_outputs.hpp"
+#include "host/mpi/rank_pairs.hpp"
 #include "host/mpi/rank_spill.hpp"
 #include "host/mpi/spilled_candidates.hpp"
 
@@ -46,14 +46,16 @@ void refuse_unsupported(const DedupJob& job) {
     throw usage_error("`verify` exact does not run under MPI (it needs every shingle set on the rank that verifies): "
                       "use --verify estimate or none, or run without mpirun");
   }
-  if (io::compression_for_name(job.outputs.output) != io::OutputCompression::none) {
-    throw usage_error("`outputs.output` " + job.outputs.output + ": a compressed output (.zst, .gz) is not written "
-                      "under MPI (the ranks' parts are joined as plain lines): name it without .zst or .gz and "
-                      "compress it after, or run without mpirun");
+  // One Parquet file cannot be appended to another; --output-dir writes one per input.
+  if (kept_format(job.outputs.output, job.input) == KeptFormat::parquet) {
+    throw usage_error("`outputs.output` " + job.outputs.output + ": the Parquet kept rows of the ranks are not joined "
+                      "into one file under MPI: give `outputs.output_dir` (a Parquet file per input), or run without "
+                      "mpirun");
   }
-  if (!job.outputs.pairs.empty()) {
-    throw usage_error("`outputs.pairs` is not written under MPI (the pairs the single-process clustering keeps "
-                      "depend on the order it meets them): run without mpirun for --pairs");
+  if (!job.outputs.pairs.empty() && !c.all_pairs) {
+    throw usage_error("`outputs.pairs` without `all_pairs` is not written under MPI (the pairs that joined clusters "
+                      "depend on the order one process meets them): add `all_pairs` to list every passing pair, as "
+                      "one process does, or run without mpirun");
   }
 }
 
@@ -68,7 +70,7 @@ void pick_device(Config& config) {
 
 std::vector<NamedPath> output_paths(const OutputOptions& o) {
   return {{"outputs.output", o.output}, {"outputs.removed", o.removed}, {"outputs.clusters", o.clusters},
-          {"outputs.stats", o.stats}};
+          {"outputs.pairs", o.pairs}, {"outputs.stats", o.stats}};
 }
 
 std::string exchanged(const Exchange& ex) {
@@ -146,10 +148,17 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // Once any rank's signatures spilled, every rank finds and verifies its candidates in
   // bounded steps (their collectives must match); otherwise all at once, in memory.
   const uint64_t spilled_ranks = ex.sum(in.corpus.spill ? 1 : 0);
+  if (spilled_ranks && !job.outputs.pairs.empty()) {
+    throw usage_error("`outputs.pairs` is not written under MPI once a rank's signatures spill to disk (the bounded "
+                      "steps keep a spanning forest, not every passing pair): raise `memory_limit` or run without "
+                      "mpirun for --pairs");
+  }
   SpillReport spill;
+  std::vector<ScoredPair> passing;  // --pairs (with --all-pairs): every passing pair
   std::vector<Edge> edges =
       spilled_ranks ? spilled_candidate_edges(ex, firsts, in.corpus, spec, lsh, memory, &candidates, &spill)
-                    : verify_candidates(ex, firsts, in.corpus, spec, owned_candidates(ex, in.corpus, lsh, &candidates));
+                    : verify_candidates(ex, firsts, in.corpus, spec, owned_candidates(ex, in.corpus, lsh, &candidates),
+                                        job.outputs.pairs.empty() ? nullptr : &passing);
   const double seconds_candidates = seconds_since(t0);
   t0 = stage_clock::now();
   ComponentRounds rounds;
@@ -183,6 +192,10 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   } else {
     AtomicOutputFile* output = files ? files->file("outputs.output") : nullptr;
     write_kept_parts(ex, in, label, job.outputs.output, output ? &output->stream() : nullptr);
+  }
+  if (!job.outputs.pairs.empty()) {
+    AtomicOutputFile* f = files ? files->file("outputs.pairs") : nullptr;
+    write_rank_pairs(ex, firsts, in, record_offset, std::move(passing), job.outputs.pairs, f ? &f->stream() : nullptr);
   }
   if (!job.outputs.removed.empty() || !job.outputs.clusters.empty()) {
     const ClusteredDocs clustered = gather_clustered(ex, in, label, has_members, record_offset);

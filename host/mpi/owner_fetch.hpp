@@ -42,11 +42,13 @@ void sort_unique(std::vector<T>& v) {
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
-/// The documents the edges join, ascending, once each.
-inline std::vector<uint64_t> endpoints(const std::vector<Edge>& edges) {
+/// The documents the edges (Edge, ScoredPair: anything with a and b) join, ascending, once
+/// each.
+template <class Pair>
+std::vector<uint64_t> endpoints(const std::vector<Pair>& edges) {
   std::vector<uint64_t> ends;
   ends.reserve(edges.size() * 2);
-  for (const Edge& e : edges) {
+  for (const Pair& e : edges) {
     ends.push_back(e.a);
     ends.push_back(e.b);
   }

@@ -6,8 +6,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "gpudedup/errors.hpp"
+#include "host/io/kept_sink.hpp"
 #include "host/io/shard_outputs.hpp"
 #include "host/io/temporary_files.hpp"
 
@@ -27,9 +29,14 @@ std::vector<uint8_t> piece_keep(const RankInput& in, const std::vector<uint64_t>
   return keep;
 }
 
-/// Writes the kept records of every piece of the share to `out`.
-void write_share(RankInput& in, const std::vector<uint64_t>& label, std::ostream& out) {
-  for (size_t f = 0; f < in.readers.size(); ++f) in.readers[f]->write_kept(piece_keep(in, label, f), out);
+/// Writes the kept records of every piece of the share to `out`, through the sink the
+/// output's name `name` chooses: one zstd frame or gzip member for a compressed output.
+void write_share(RankInput& in, const std::vector<uint64_t>& label, const std::string& name, std::ostream& out) {
+  const std::unique_ptr<KeptSink> sink = io::make_kept_sink(name, out);
+  for (size_t f = 0; f < in.readers.size(); ++f) {
+    in.readers[f]->write_kept(piece_keep(in, label, f), [&](size_t) { return sink.get(); });
+  }
+  sink->finish();
 }
 
 /// The part file of this rank: a temporary name in the output's folder (the folder
@@ -59,19 +66,19 @@ void append_file(const std::string& path, int rank, std::ostream& out) {
 
 }  // namespace
 
-void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& path,
-                      std::ostream* output) {
+void join_rank_parts(Exchange& ex, const std::string& path, const char* what, std::ostream* output,
+                     const std::function<void(std::ostream&)>& write_mine) {
   std::string mine;
   int slot = -1;
   if (ex.rank() == 0) {
-    if (output) write_share(in, label, *output);
+    if (output) write_mine(*output);
   } else if (!path.empty()) {
     mine = part_path(path, ex.rank());
     slot = io::remember_temporary(mine);
     std::ofstream part(mine, std::ios::binary | std::ios::trunc);
-    write_share(in, label, part);
+    write_mine(part);
     part.flush();
-    if (!part) throw data_error("cannot write " + mine + " (the kept records of this rank): " + std::strerror(errno));
+    if (!part) throw data_error("cannot write " + mine + " (the " + what + " of this rank): " + std::strerror(errno));
   }
   // Gathered once every rank has written its part: rank 0 then appends them in order.
   const std::vector<std::string> parts = ex.gather_to_root(mine, "part names");
@@ -83,6 +90,19 @@ void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& 
     std::remove(mine.c_str());
     io::forget_temporary(slot);
   }
+}
+
+void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& path,
+                      std::ostream* output) {
+  // A compressed output: each rank's part is a whole gzip member or zstd frame, and rank 0
+  // appends them byte for byte after its own. That is one valid file that decompresses to
+  // the parts' data in order: a gzip file is a series of members (RFC 1952 2.2; the GNU
+  // gzip manual: `gunzip -c` of concatenated members equals `cat` of their files; zlib's
+  // inflate ends at each member and is reset for the next, as io::make_gzip_source does),
+  // and zstd data is one or more frames (RFC 8878 3; zstd.h: ZSTD_decompress gives the
+  // concatenation of all frames, ZSTD_decompressStream returns 0 at each frame's end).
+  join_rank_parts(ex, path, "kept records", output,
+                  [&](std::ostream& out) { write_share(in, label, path, out); });
 }
 
 void write_kept_shards(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& dir,

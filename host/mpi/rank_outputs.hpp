@@ -4,6 +4,8 @@
 // documents gathered on rank 0, written by the single-process writers. Rank 0 holds the
 // OutputSet, so a failure anywhere leaves the final paths as they were.
 #include <cstdint>
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -13,11 +15,17 @@
 
 namespace gpudedup::mpi {
 
-/// Writes this rank's kept records (label[d] == its own number) and appends them to rank
-/// 0's `output` stream in rank order (through a part file beside the output on the other
-/// ranks: the output's folder must be on a file system every rank sees). Every rank calls
-/// it; `output` is used on rank 0 only, and may be null there (no --output: nothing
-/// written). `path`: the output's path, where the parts go.
+/// One output file made of every rank's part in rank order: rank 0 calls write_mine on
+/// `output`, the other ranks on a part file beside `path` (its folder must be on a file
+/// system every rank sees), which rank 0 then appends byte for byte. Every rank calls it;
+/// `output` is used on rank 0 only, and may be null there (nothing written). `what` names
+/// the part in messages.
+void join_rank_parts(Exchange& ex, const std::string& path, const char* what, std::ostream* output,
+                     const std::function<void(std::ostream&)>& write_mine);
+
+/// Writes this rank's kept records (label[d] == its own number) as the name `path` says
+/// (plain lines; a .gz or .zst name: one gzip member or zstd frame per rank) and joins
+/// them in rank order into rank 0's `output` (join_rank_parts).
 void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& path,
                       std::ostream* output);
 

@@ -285,8 +285,8 @@ TEST(MpiDedup, LargeBucketsEqualSingleProcess) {
 }
 
 /// The counts of a stats file (its lines from "records" to "input_bytes"; not seconds),
-/// less "pairs": the pairs that joined clusters, which the ranks do not collect (--pairs
-/// is refused under MPI).
+/// less "pairs": the pairs that joined clusters, which the ranks do not collect (under
+/// MPI --pairs needs --all-pairs).
 std::string stats_counts(const std::string& path) {
   const std::string stats = test_support::read_file(path);
   const size_t from = stats.find("\"records\""), to = stats.find("\"method\"");
@@ -438,30 +438,14 @@ TEST(MpiDedup, FailingRangeNamesTheFilesLine) {
   }
 }
 
-TEST(MpiDedup, RefusesOtherMethodsAndPairs) {
+// (--pairs without --all-pairs and a Parquet --output: tests/mpi/mpi_outputs_test.cpp.)
+TEST(MpiDedup, RefusesOtherMethods) {
   SKIP_WITHOUT_MPI();
   TempDir dir;
   const std::string shard = dir.write("a.jsonl", json_line("one two three") + json_line("one two three"));
   std::string err;
   EXPECT_EQ(dedup({shard}, dir.path("simhash"), 2, "--method simhash", &err), 2);
   EXPECT_NE(err.find("--method simhash does not run under MPI"), std::string::npos) << err;
-  EXPECT_EQ(dedup({shard}, dir.path("pairs"), 2, "--pairs " + dir.path("pairs.tsv"), &err), 2);
-  EXPECT_NE(err.find("--pairs is not written under MPI"), std::string::npos) << err;
-}
-
-// A compressed output would need the ranks' parts joined as compressed frames: refused
-// before any work, naming the option.
-TEST(MpiDedup, RefusesCompressedOutput) {
-  SKIP_WITHOUT_MPI();
-  TempDir dir;
-  const std::string shard = dir.write("a.jsonl", json_line("one two three") + json_line("one two three"));
-  const std::string mpi = std::string(GPUDEDUP_MPIEXEC) + " --oversubscribe --allow-run-as-root -np 2 " +
-                          test_support::program_path() + " dedup --quiet " + shard;
-  const std::string log = dir.path("stderr.log");
-  EXPECT_NE(test_support::run_shell(mpi + " -o " + dir.path("kept.jsonl.zst") + " 2>" + log), 0);
-  const std::string err = test_support::read_file(log);
-  EXPECT_NE(err.find("a compressed output (.zst, .gz) is not written under MPI"), std::string::npos) << err;
-  EXPECT_FALSE(std::filesystem::exists(dir.path("kept.jsonl.zst")));
 }
 
 // --output-dir under MPI: each rank writes the outputs of the inputs it read (a folder's
