@@ -56,6 +56,7 @@ struct MinHashEngine::Impl {
 
   /// Moves what is held to a new spill store; from here on documents go there.
   void start_spill() {
+    compute->drop_rows();  // the device's copy of the rows serves no band pass any more
     // Band entries held before they are written: an eighth of the limit, 4 K..1 M entries.
     const size_t flush = size_t(std::clamp<uint64_t>(memory_limit / 8 / sizeof(detail::BandEntry), 4096, 1u << 20));
     spill = std::make_unique<detail::SpillStore>(detail::resolved_temp_dir(spec.config), signatures.num_perm, lsh,
@@ -262,6 +263,7 @@ uint64_t MinHashEngine::size() const { return impl_->documents(); }
 const Signatures& MinHashEngine::signatures() const {
   GD_EXPECTS(!impl_->spill, "`memory_limit`: the signatures were spilled to disk; give a limit that holds them "
                             "to read them here");
+  impl_->compute->flush();
   return impl_->signatures;
 }
 
@@ -293,6 +295,9 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   detail::check_run_size(first, batch.size());
   const auto t0 = stage_clock::now();
   const uint32_t P = s.signatures.num_perm;
+  // The previous batch's outputs may still be on their way (sketch_rows): written before
+  // the storage grows or moves. The device overlapped them with reading this batch.
+  s.compute->flush();
   if (!s.spill && s.over_limit(first + batch.size())) s.start_spill();
   if (s.spill) {
     s.batch_signatures.values.resize(batch.size() * P);
@@ -304,8 +309,8 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   }
   s.signatures.values.resize((first + batch.size()) * P);
   s.set_sizes.resize(first + batch.size());
-  s.compute->sketch(batch, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
-                    s.keep_sets ? &s.sets : nullptr);
+  s.compute->sketch_rows(batch, first, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
+                         s.keep_sets ? &s.sets : nullptr);
   s.seconds.sketch += seconds_since(t0);
   return s.spec.config.first_document_number + first;
 }
@@ -322,6 +327,7 @@ uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector
                  std::to_string(s.signatures.num_perm) + " (and one set size per signature)");
   const uint64_t first = size();
   detail::check_run_size(first, sigs.size());
+  s.compute->flush();
   if (!s.spill && s.over_limit(first + sigs.size())) s.start_spill();
   if (s.spill) {
     s.spill->append(sigs.values.data(), set_sizes.data(), sigs.size());
@@ -335,6 +341,7 @@ uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector
 std::vector<std::pair<uint32_t, uint32_t>> MinHashEngine::candidate_pairs() const {
   GD_EXPECTS(!impl_->spill, "`memory_limit`: the signatures were spilled to disk; give a limit that holds them "
                             "to list the candidate pairs here");
+  impl_->compute->flush();
   std::vector<std::pair<uint32_t, uint32_t>> all;
   for (uint32_t band = 0; band < impl_->lsh.bands; ++band)
     impl_->compute->band_candidates(impl_->view(), band, impl_->lsh.rows, all);
@@ -345,6 +352,7 @@ std::vector<std::pair<uint32_t, uint32_t>> MinHashEngine::candidate_pairs() cons
 
 DedupResult MinHashEngine::finish() {
   auto& s = *impl_;
+  s.compute->flush();  // every pending signature row and set size is written
   DedupResult r;
   r.documents = size();
   r.lsh = s.lsh;

@@ -66,6 +66,7 @@ class device_buffer {
     if (n == 0) return;
     void* p = nullptr;
     GD_CUDA_TRY(injected_device_oom(n * sizeof(T)) ? cudaErrorMemoryAllocation
+                : injected_device_error()          ? cudaErrorInvalidValue
                                                     : cudaMallocAsync(&p, n * sizeof(T), stream));
     data_ = static_cast<T*>(p);
     size_ = n;
@@ -85,6 +86,10 @@ class device_buffer {
     return *this;
   }
 
+  /// Frees the memory in the order of `stream` from now on: for a buffer filled on one
+  /// stream and read by work queued on another (the caller makes `stream` wait for the
+  /// filling stream first, so that the free comes after every use).
+  void free_on(cudaStream_t stream) noexcept { stream_ = stream; }
   /// Frees the memory (stream-ordered: after the work already queued on the stream).
   void reset() noexcept {
     if (data_) cudaFreeAsync(data_, stream_);  // an error here cannot be reported: ignored

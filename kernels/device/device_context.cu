@@ -81,13 +81,15 @@ void parse_fault_rule(const std::string& rule, DeviceOverrides& o) {
   } else if (name == "oom-above") {
     o.oom_above = value(false);
     o.has_oom_above = true;
+  } else if (name == "error") {
+    o.error_at = value(true);
   } else if (name == "cub-items") {
     o.cub_items = value(true);
   } else if (name == "pinned-oom" && !has_value) {
     o.pinned_oom = true;
   } else {
-    throw usage_error(what + ": unknown; the rules are oom:N, oom-from:N, oom-above:BYTES, pinned-oom and "
-                             "cub-items:N, separated by commas");
+    throw usage_error(what + ": unknown; the rules are oom:N, oom-from:N, oom-above:BYTES, pinned-oom, "
+                             "cub-items:N and error:N, separated by commas");
   }
 }
 
@@ -178,6 +180,11 @@ bool injected_device_oom(size_t bytes) {
   const DeviceOverrides o = device_overrides();
   return number == o.oom_at || (o.oom_from != 0 && number >= o.oom_from) ||
          (o.has_oom_above && bytes > o.oom_above);
+}
+
+bool injected_device_error() {
+  const uint64_t error_at = device_overrides().error_at;
+  return error_at != 0 && override_state().allocations.load() == error_at;
 }
 
 bool injected_pinned_oom() { return device_overrides().pinned_oom; }

@@ -15,6 +15,9 @@
 //                      fails with out-of-memory, once
 //     oom-from:N       the Nth device allocation and every later one fail
 //     oom-above:BYTES  every device allocation of more than BYTES fails
+//     error:N          the Nth device allocation fails, once, with a CUDA error other than
+//                      out of memory (cudaErrorInvalidValue): nothing can split or retry, the
+//                      work stops with a data_error, and the caller must leave nothing in flight
 //     pinned-oom       every pinned host allocation fails (staging falls back to pageable memory)
 //     cub-items:N      CUB calls that count items with int take at most N items per call
 //
@@ -32,6 +35,7 @@ struct DeviceOverrides {
   bool has_oom_above = false;
   bool pinned_oom = false;  ///< pinned-oom
   size_t cub_items = 0;     ///< cub-items:N; 0: not set
+  uint64_t error_at = 0;    ///< error:N; 0: not set
 };
 
 /// The overrides the two variables' values give (null or empty: not set).
@@ -51,6 +55,10 @@ uint64_t device_allocations();
 
 /// Counts one device allocation of `bytes` and says whether fault injection makes it fail.
 bool injected_device_oom(size_t bytes);
+
+/// Whether fault injection makes the allocation just counted by injected_device_oom() fail
+/// with another error (error:N).
+bool injected_device_error();
 
 /// Whether fault injection makes pinned host allocations fail (pinned-oom).
 bool injected_pinned_oom();

@@ -9,6 +9,26 @@
 // slot (that slot's previous upload finished at the synchronization that ended
 // sub-batch i - 1).
 //
+// The async pipeline (GPUDEDUP_GPU_PIPELINE=async, kernels/minhash/pipeline_choice.hpp;
+// sync, the paragraph above, is the default). sketch_rows() stages each sub-batch into a
+// pinned slot and queues its upload on a second stream of its own (`upload_`), records the
+// slot's event there, makes the compute stream wait for that event, and queues the sketch
+// on the compute stream; then it returns. The only host wait inside the loop is on the
+// event of the slot about to be refilled (the upload two sub-batches back). The results
+// stay in device buffers until flush() (called by the engine before it grows its storage,
+// and at every other synchronization point) copies them into the engine's arrays; then the
+// signature rows are offered to the resident store (kernels/minhash/resident_rows.cuh), and
+// the band passes copy the kept rows device to device and upload only the rest.
+// Lifetimes: the inputs are allocated on the upload stream and freed on the compute stream
+// after it waited for the upload (device_buffer::free_on); the results are allocated and
+// freed on the compute stream; a pinned slot is refilled only after its event; staging
+// belongs to the upload stream, which is given back (synchronized) before the compute
+// stream. An out-of-memory error drains both streams, writes what was queued, frees the
+// resident rows and sketches the range synchronously (below); any other exception drains
+// both streams and drops what was queued (no work in flight) before it leaves.
+// Shingle sets (--verify exact) and sampled sets take the synchronous path: the host needs
+// the set sizes before it can size the hash copy.
+//
 // Memory. Sub-batches are sized from the device context's work budget (half the free
 // memory, or GPUDEDUP_DEVICE_BUDGET; kernels/device/work_split.hpp does the arithmetic);
 // if an allocation still fails, the sub-batch is split in halves, recursively; a single
@@ -46,6 +66,8 @@
 #include "kernels/minhash/lsh.cuh"
 #include "kernels/minhash/minhash.cuh"
 #include "kernels/minhash/minhash_cuda.hpp"
+#include "kernels/minhash/pipeline_choice.hpp"
+#include "kernels/minhash/resident_rows.cuh"
 #include "host/shingle/text_stages.hpp"
 
 namespace gpudedup::detail {
@@ -90,14 +112,32 @@ class CudaBackend final : public ComputeBackend {
     params_.kernel = sketch_kernel_from_environment();
 
     sub_batch_budget_ = device_context(spec.config.device).work_budget();
+    if (gpu_pipeline_from_environment() == gpu_pipeline::async) {
+      upload_ = device_context(spec.config.device).stream();
+      stream_.make_current();
+      for (cudaEvent_t& e : uploaded_) GD_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      // Kept rows take at most the work budget (GPUDEDUP_DEVICE_BUDGET in the tests).
+      resident_ = ResidentRows(sub_batch_budget_, P);
+      async_ = true;
+    }
     // The CPU fallback reads what the device reads: text after the host stages.
     SketchSpec staged_spec = spec_;
     staged_spec.shingles.text_staged = spec_.shingles.has_host_stages();
     cpu_ = make_cpu_backend(staged_spec);
   }
 
+  ~CudaBackend() override {
+    if (!async_) return;
+    discard();  // no copy may write into the engine's arrays, which may be gone already
+    for (cudaEvent_t e : uploaded_)
+      if (e) cudaEventDestroy(e);
+  }
+  CudaBackend(const CudaBackend&) = delete;
+  CudaBackend& operator=(const CudaBackend&) = delete;
+
   void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
               ShingleSets* sets) override {
+    flush();  // queued uploads read the staging slots that this sketch refills
     if (spec_.shingles.has_host_stages()) {  // NFKC, ICU tokens: host/shingle/text_stages.hpp
       sketch_staged(apply_host_stages(spec_.shingles, batch), signatures, set_sizes, sets);
     } else {
@@ -117,11 +157,7 @@ class CudaBackend final : public ComputeBackend {
       cpu_->sketch(batch, signatures, set_sizes, sets);
       return;
     }
-    for (size_t d = 0; d < n; ++d) {
-      if (batch.offsets[d + 1] - batch.offsets[d] >= UINT32_MAX) {
-        throw data_error("CUDA backend: document " + std::to_string(d) + " of the batch is 4 GiB or longer");
-      }
-    }
+    check_document_lengths(batch);
     const Output out{signatures, set_sizes, sets};
     const std::vector<ItemRange> ranges = plan(batch);
     stage(batch, ranges[0], 0);
@@ -144,9 +180,44 @@ class CudaBackend final : public ComputeBackend {
   }
 
  public:
+  void sketch_rows(const DocumentBatch& batch, uint64_t first, uint32_t* signatures, uint32_t* set_sizes,
+                   ShingleSets* sets) override {
+    flush();
+    if (!async_ || sets != nullptr || spec_.shingles.sample != SampleKind::none) {
+      resident_.close();  // these rows are not kept: the prefix ends here
+      sketch(batch, signatures, set_sizes, sets);
+      return;
+    }
+    stream_.make_current();
+    const Output out{signatures, set_sizes, nullptr};
+    if (spec_.shingles.has_host_stages()) {  // the staged copy may go once staged
+      sketch_async(apply_host_stages(spec_.shingles, batch), first, out);
+    } else {
+      sketch_async(batch, first, out);
+    }
+  }
+
+  void flush() override {
+    if (pending_.empty()) return;
+    stream_.make_current();
+    try {
+      write_pending();
+    } catch (...) {
+      discard();
+      throw;
+    }
+  }
+
+  void drop_rows() override {
+    flush();
+    resident_.release();
+    cache_ = CorpusCache{};
+  }
+
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                   const std::function<bool(uint32_t, uint32_t)>& skip,
                   std::vector<ScoredPair>& passed, uint64_t* candidates, WindowedBuckets* windowed) override {
+    flush();
     stream_.make_current();
     const size_t old_size = passed.size();
     const size_t old_members = windowed->members.size();
@@ -170,6 +241,7 @@ class CudaBackend final : public ComputeBackend {
 
   void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
                        std::vector<std::pair<uint32_t, uint32_t>>& out) override {
+    flush();
     stream_.make_current();
     const size_t old_size = out.size();
     try {
@@ -198,6 +270,120 @@ class CudaBackend final : public ComputeBackend {
     device_sketch_result result;
   };
 
+  /// A sub-batch queued by the async pipeline: its results, written at flush().
+  struct Pending {
+    ItemRange range;
+    device_buffer<uint32_t> signatures;
+    device_buffer<uint32_t> set_sizes;
+  };
+
+  static void check_document_lengths(const DocumentBatch& batch) {
+    for (size_t d = 0; d < batch.size(); ++d) {
+      if (batch.offsets[d + 1] - batch.offsets[d] >= UINT32_MAX) {
+        throw data_error("CUDA backend: document " + std::to_string(d) + " of the batch is 4 GiB or longer");
+      }
+    }
+  }
+
+  /// Queues the sketch of every sub-batch of `batch` (rows `first`.. of the corpus) and
+  /// returns; the outputs are written at flush(). On any exception other than out of
+  /// memory, nothing is left in flight.
+  void sketch_async(const DocumentBatch& batch, uint64_t first, const Output& out) {
+    if (batch.size() == 0) return;
+    check_document_lengths(batch);
+    pending_out_ = out;
+    pending_first_ = first;
+    try {
+      const std::vector<ItemRange> ranges = plan(batch);
+      for (size_t i = 0; i < ranges.size(); ++i) {
+        const int slot = int(i & 1);
+        // The slot's previous upload (two sub-batches back) must be done before it is refilled.
+        GD_CUDA_TRY(cudaEventSynchronize(uploaded_[slot]));
+        stage(batch, ranges[i], slot);
+        Pending p;
+        try {
+          enqueue_async(ranges[i], slot, p);
+          pending_.push_back(std::move(p));
+          continue;
+        } catch (const device_out_of_memory&) {
+        }
+        // Out of device memory: finish what is queued, give back the kept rows (they took
+        // the room) and sketch this range synchronously, halving it as needed.
+        p = Pending{};
+        GD_CUDA_TRY(cudaStreamSynchronize(upload_.get()));
+        write_pending();
+        resident_.release();
+        cache_ = CorpusCache{};
+        sketch_split(batch, ranges[i], slot, out);
+      }
+    } catch (...) {
+      discard();
+      throw;
+    }
+  }
+
+  /// Uploads slot `slot` on the upload stream and queues its sketch on the compute stream.
+  /// @throws device_out_of_memory (what was allocated is freed in stream order).
+  void enqueue_async(ItemRange r, int slot, Pending& p) {
+    Staging& st = staging_[slot];
+    const cudaStream_t up = upload_.get();
+    const cudaStream_t s = stream_.get();
+    const size_t docs = r.size();
+    // Allocated on the upload stream: an allocation on the compute stream would be ordered
+    // after the previous sub-batch's kernels, and the upload would wait for them.
+    device_buffer<uint8_t> text(st.bytes, up);
+    device_buffer<uint64_t> offsets(docs + 1, up);
+    device_buffer<uint2> items(st.item_list.size(), up);
+    if (st.bytes > 0) GD_CUDA_TRY(cudaMemcpyAsync(text.data(), st.text, st.bytes, cudaMemcpyHostToDevice, up));
+    GD_CUDA_TRY(cudaMemcpyAsync(offsets.data(), st.offsets, (docs + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice, up));
+    GD_CUDA_TRY(cudaMemcpyAsync(items.data(), st.items, st.item_list.size() * sizeof(uint2), cudaMemcpyHostToDevice, up));
+    GD_CUDA_TRY(cudaEventRecord(uploaded_[slot], up));
+    GD_CUDA_TRY(cudaStreamWaitEvent(s, uploaded_[slot], 0));
+    // From here the compute stream reads them: freed in its order, after its kernels.
+    text.free_on(s);
+    offsets.free_on(s);
+    items.free_on(s);
+    device_text_batch b;
+    b.text = text.data();
+    b.offsets = offsets.data();
+    b.items = items.data();
+    b.docs = docs;
+    b.bytes = st.bytes;
+    b.item_count = st.item_list.size();
+    device_sketch_result result;
+    minhash_sketch_cuda(params_, b, false, result, s);
+    p.range = r;
+    p.signatures = std::move(result.signatures);
+    p.set_sizes = std::move(result.set_sizes);
+  }
+
+  /// Copies the queued results into the caller's arrays (waits for the compute stream,
+  /// which waited for every upload) and offers the rows to the resident store.
+  void write_pending() {
+    const cudaStream_t s = stream_.get();
+    const size_t P = spec_.config.minhash.num_perm;
+    for (Pending& p : pending_) {
+      const size_t docs = p.range.size();
+      GD_CUDA_TRY(cudaMemcpyAsync(pending_out_.signatures + p.range.begin * P, p.signatures.data(),
+                                  docs * P * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+      GD_CUDA_TRY(cudaMemcpyAsync(pending_out_.set_sizes + p.range.begin, p.set_sizes.data(), docs * sizeof(uint32_t),
+                                  cudaMemcpyDeviceToHost, s));
+    }
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
+    for (Pending& p : pending_) resident_.offer(pending_first_ + p.range.begin, std::move(p.signatures));
+    pending_.clear();
+  }
+
+  /// Waits for both streams and drops what was queued without writing it: afterwards no
+  /// copy or kernel of this backend is in flight. Errors are ignored (the caller is
+  /// already failing, or going).
+  void discard() noexcept {
+    if (async_) cudaStreamSynchronize(upload_.get());
+    cudaStreamSynchronize(stream_.get());
+    pending_.clear();
+    cudaGetLastError();
+  }
+
   /// Consecutive documents whose planned device memory stays within the budget (a
   /// document above the budget alone; splitting on allocation failure handles the rest).
   std::vector<ItemRange> plan(const DocumentBatch& batch) const {
@@ -211,15 +397,16 @@ class CudaBackend final : public ComputeBackend {
   /// The caller guarantees no copy still reads that slot.
   void stage(const DocumentBatch& batch, ItemRange r, int slot) {
     Staging& st = staging_[slot];
+    DeviceStream& owner = async_ ? upload_ : stream_;  // the stream whose copies read the slot
     const size_t docs = r.size();
     const uint64_t base = batch.offsets[r.begin];
     const size_t bytes = batch.offsets[r.end] - base;
-    st.text = stream_.staging<uint8_t>(staging_buffer(slot, text_buffer), bytes > 0 ? bytes : 1);
+    st.text = owner.staging<uint8_t>(staging_buffer(slot, text_buffer), bytes > 0 ? bytes : 1);
     if (bytes > 0) std::memcpy(st.text, batch.bytes.data() + base, bytes);
-    st.offsets = stream_.staging<uint64_t>(staging_buffer(slot, offsets_buffer), docs + 1);
+    st.offsets = owner.staging<uint64_t>(staging_buffer(slot, offsets_buffer), docs + 1);
     for (size_t i = 0; i <= docs; ++i) st.offsets[i] = batch.offsets[r.begin + i] - base;
     make_minhash_items(st.offsets, docs, st.item_list);
-    st.items = stream_.staging<uint2>(staging_buffer(slot, items_buffer), st.item_list.size());
+    st.items = owner.staging<uint2>(staging_buffer(slot, items_buffer), st.item_list.size());
     std::memcpy(st.items, st.item_list.data(), st.item_list.size() * sizeof(uint2));
     st.bytes = bytes;
   }
@@ -308,7 +495,8 @@ class CudaBackend final : public ComputeBackend {
     return buckets;
   }
 
-  /// Uploads the corpus unless the cache holds it. @return false when it does not fit.
+  /// Puts the corpus on the device unless the cache holds it. @return false when it does
+  /// not fit.
   bool ensure_corpus(const CorpusView& corpus) {
     const Signatures& sigs = *corpus.signatures;
     const size_t n = sigs.size();
@@ -317,6 +505,25 @@ class CudaBackend final : public ComputeBackend {
       return true;
     }
     cache_ = CorpusCache{};
+    if (resident_.rows() > n || sigs.num_perm != spec_.config.minhash.num_perm) {
+      resident_.release();  // not rows of this corpus
+    }
+    if (fill_cache(corpus)) return true;
+    if (resident_.empty()) return false;
+    // The kept rows and the corpus together do not fit: the corpus from host memory alone.
+    resident_.release();
+    GD_CUDA_TRY(cudaStreamSynchronize(stream_.get()));
+    return fill_cache(corpus);
+  }
+
+  /// Fills the cache: the kept rows device to device, the others (and the set sizes)
+  /// from host memory; the kept rows are then freed (the cache holds them).
+  /// @return false when it does not fit.
+  bool fill_cache(const CorpusView& corpus) {
+    const Signatures& sigs = *corpus.signatures;
+    const size_t n = sigs.size();
+    const size_t P = sigs.num_perm;
+    const uint64_t kept = resident_.rows();
     const cudaStream_t s = stream_.get();
     try {
       std::vector<uint32_t> nonempty;
@@ -326,8 +533,13 @@ class CudaBackend final : public ComputeBackend {
       cache_.signatures = device_buffer<uint32_t>(sigs.values.size(), s);
       cache_.set_sizes = device_buffer<uint32_t>(n, s);
       cache_.nonempty = device_buffer<uint32_t>(nonempty.size(), s);
-      if (!sigs.values.empty()) {
-        GD_CUDA_TRY(cudaMemcpyAsync(cache_.signatures.data(), sigs.values.data(), sigs.values.size() * sizeof(uint32_t),
+      uint32_t* at = cache_.signatures.data();
+      for (const device_buffer<uint32_t>& chunk : resident_.chunks()) {
+        GD_CUDA_TRY(cudaMemcpyAsync(at, chunk.data(), chunk.bytes(), cudaMemcpyDeviceToDevice, s));
+        at += chunk.size();
+      }
+      if (kept < n) {  // the rows past the kept prefix, from the host copy
+        GD_CUDA_TRY(cudaMemcpyAsync(at, sigs.values.data() + kept * P, (n - kept) * P * sizeof(uint32_t),
                                     cudaMemcpyHostToDevice, s));
       }
       if (n > 0) {
@@ -340,6 +552,7 @@ class CudaBackend final : public ComputeBackend {
       }
       GD_CUDA_TRY(cudaStreamSynchronize(s));  // `nonempty` is a local
       cache_.nonempty_count = nonempty.size();
+      resident_.release();  // copied into the cache; later rows come from the host copy
     } catch (const device_out_of_memory&) {
       cache_ = CorpusCache{};
       return false;
@@ -436,6 +649,9 @@ class CudaBackend final : public ComputeBackend {
 
   SketchSpec spec_;
   DeviceStream stream_;  // declared before every device buffer: destroyed after them
+  DeviceStream upload_;  // async: the uploads and their staging; given back (synchronized) before stream_
+  bool async_ = false;   // GPUDEDUP_GPU_PIPELINE=async
+  cudaEvent_t uploaded_[2] = {nullptr, nullptr};  // async: the last upload from each staging slot
   device_buffer<uint64_t> d_perm_a_;
   device_buffer<uint64_t> d_perm_b_;
   device_buffer<uint64_t> d_stop_;
@@ -443,6 +659,10 @@ class CudaBackend final : public ComputeBackend {
   size_t sub_batch_budget_ = 0;  // set by the constructor
   Staging staging_[2];
   CorpusCache cache_;
+  ResidentRows resident_;         // async: the corpus's first rows, kept where they were sketched
+  std::vector<Pending> pending_;  // async: queued sub-batches, written at flush()
+  Output pending_out_{};          // where they go
+  uint64_t pending_first_ = 0;    // the corpus row of pending_out_'s first row
   std::unique_ptr<ComputeBackend> cpu_;
 };
 

@@ -54,6 +54,22 @@ class ComputeBackend {
   virtual void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
                       ShingleSets* sets) = 0;
 
+  /// sketch() of a batch that becomes rows [first, first + batch.size()) of the engine's
+  /// corpus. A backend may return before the outputs are written: the caller leaves
+  /// `signatures` and `set_sizes` untouched (no read, write or reallocation) until
+  /// flush(); `batch` may go at once. The CUDA backend's async pipeline keeps the rows on
+  /// the device for the band passes (kernels/minhash/cuda_backend.cu). By default: sketch().
+  virtual void sketch_rows(const DocumentBatch& batch, uint64_t first, uint32_t* signatures, uint32_t* set_sizes,
+                           ShingleSets* sets) {
+    (void)first;
+    sketch(batch, signatures, set_sizes, sets);
+  }
+  /// Writes every output of sketch_rows() that is still pending (waits for the device).
+  virtual void flush() {}
+  /// Forgets the corpus rows held on the device (the engine moved its corpus elsewhere,
+  /// for example to the spill store): later band passes read only what they are given.
+  virtual void drop_rows() {}
+
   /// The pairs of band `band` that pass verification, in candidate order (buckets by
   /// band key, then detail/buckets.hpp's order within a bucket). `skip(a, b)` may be
   /// consulted to leave out pairs whose outcome no longer matters (already clustered);

@@ -65,13 +65,14 @@ TEST(DeviceOverrides, FaultRulesCombine) {
   EXPECT_EQ(o.oom_above, size_t(1) << 20);
   EXPECT_TRUE(o.pinned_oom);
   EXPECT_EQ(o.cub_items, 7u);
+  EXPECT_EQ(parse_device_overrides(nullptr, "error:5").error_at, 5u);
   EXPECT_TRUE(parse_device_overrides(nullptr, "oom-above:0").has_oom_above);  // every allocation fails
   EXPECT_EQ(parse_device_overrides(nullptr, ",oom:2,").oom_at, 2u);          // empty rules are skipped
 }
 
 TEST(DeviceOverrides, BadFaultRulesNameTheRule) {
   for (const char* bad : {"oom", "oom:", "oom:0", "oom:x", "oom-from:0", "cub-items:0", "pinned-oom:1", "oops:3",
-                          "oom-above"}) {
+                          "oom-above", "error", "error:0"}) {
     const std::string what = error_of(nullptr, bad);
     EXPECT_NE(what.find("GPUDEDUP_FAULT_INJECT"), std::string::npos) << bad << ": " << what;
   }
@@ -86,6 +87,16 @@ TEST(DeviceOverrides, TheNthAllocationFailsOnce) {
   EXPECT_TRUE(detail::injected_device_oom(8));
   EXPECT_FALSE(detail::injected_device_oom(8));
   EXPECT_EQ(detail::device_allocations(), 4u);
+}
+
+TEST(DeviceOverrides, TheNthAllocationFailsWithAnotherErrorOnce) {
+  test_support::ScopedDeviceOverrides env(nullptr, "error:2");
+  EXPECT_FALSE(detail::injected_device_oom(8));
+  EXPECT_FALSE(detail::injected_device_error());
+  EXPECT_FALSE(detail::injected_device_oom(8));
+  EXPECT_TRUE(detail::injected_device_error());
+  EXPECT_FALSE(detail::injected_device_oom(8));
+  EXPECT_FALSE(detail::injected_device_error());
 }
 
 TEST(DeviceOverrides, FromTheNthAllocationOnEveryOneFails) {
