@@ -1,10 +1,12 @@
 // The second pass (write_kept), AtomicOutputFile and OutputSet.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
@@ -112,6 +114,25 @@ TEST(IoAtomicOutput, AbandonedOutputLeavesNothing) {
     out.stream() << "partial";
   }
   EXPECT_FALSE(std::filesystem::exists(dir.path("never.txt")));
+  EXPECT_EQ(files_in(dir.dir()), 0u);
+}
+
+// exit() from under a run (a library giving up: libgomp when it cannot create a thread)
+// removes the temporaries of the outputs still open.
+TEST(IoAtomicOutput, ExitBeforeTheCommitLeavesNothing) {
+  TempDir dir;
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    AtomicOutputFile out(dir.path("never.txt"));
+    out.stream() << "partial";
+    out.stream().flush();
+    std::exit(files_in(dir.dir()) == 1 ? 3 : 4);  // the temporary was there
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3);
   EXPECT_EQ(files_in(dir.dir()), 0u);
 }
 
