@@ -26,6 +26,7 @@ constexpr size_t kPathBytes = 4096;
 
 struct Slot {
   std::atomic<int> state{kFree};
+  pid_t owner = 0;  ///< the process that made the file (a forked child inherits the table)
   char path[kPathBytes];
 };
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs lock-free atomics");
@@ -33,9 +34,12 @@ static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs l
 Slot g_slots[kSlots];
 
 void remove_armed_temporaries() {
+  const pid_t self = ::getpid();
   for (Slot& slot : g_slots) {
     int armed = kArmed;
-    if (slot.state.compare_exchange_strong(armed, kTaken, std::memory_order_acquire)) ::unlink(slot.path);
+    if (!slot.state.compare_exchange_strong(armed, kTaken, std::memory_order_acquire)) continue;
+    if (slot.owner == self) ::unlink(slot.path);
+    else slot.state.store(kArmed, std::memory_order_release);  // a forked child's copy: its parent's file
   }
 }
 
@@ -81,6 +85,7 @@ int remember_temporary(const std::string& path) {
   for (int i = 0; i < kSlots; ++i) {
     int free = kFree;
     if (!g_slots[i].state.compare_exchange_strong(free, kFilling, std::memory_order_acquire)) continue;
+    g_slots[i].owner = ::getpid();
     std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
     g_slots[i].state.store(kArmed, std::memory_order_release);
     return i;

@@ -121,6 +121,7 @@ TEST(IoAtomicOutput, AbandonedOutputLeavesNothing) {
 // removes the temporaries of the outputs still open.
 TEST(IoAtomicOutput, ExitBeforeTheCommitLeavesNothing) {
   TempDir dir;
+  std::fflush(nullptr);  // the child's exit flushes its copy of the buffers
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
@@ -134,6 +135,23 @@ TEST(IoAtomicOutput, ExitBeforeTheCommitLeavesNothing) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 3);
   EXPECT_EQ(files_in(dir.dir()), 0u);
+}
+
+// A child forked while an output is open inherits the list of temporaries, but its exit
+// is not the end of its parent's run: the parent's temporary stays and commits.
+TEST(IoAtomicOutput, AForkedChildsExitLeavesItsParentsTemporary) {
+  TempDir dir;
+  AtomicOutputFile out(dir.path("kept.txt"));
+  out.stream() << "whole";
+  std::fflush(nullptr);  // the child's exit flushes its copy of the buffers
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) std::exit(0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_EQ(files_in(dir.dir()), 1u);
+  out.commit();
+  EXPECT_EQ(io_test::read_file(dir.path("kept.txt")), "whole");
 }
 
 TEST(IoAtomicOutput, ErrorsNameThePath) {
