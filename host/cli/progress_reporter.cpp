@@ -104,10 +104,13 @@ void ProgressReporter::draw_locked(double now) {
   std::snprintf(buf, sizeof buf, ", %.0f s", now);
   line += buf;
   // The ETA of the last update, less the time since: it counts down through a long stage.
+  // A stage without a counter (the candidates) that outlasts its estimate has no ETA left
+  // to give: saying "ETA 1 s" for the rest of it would mislead.
   const double eta = eta_seconds(updated_at_, fraction_);
   if (eta >= 0) {
     const double left = eta - (now - updated_at_);
-    std::snprintf(buf, sizeof buf, ", %.0f%%, ETA %.0f s", 100 * fraction_, left > 1 ? left : 1.0);
+    if (left >= 0) std::snprintf(buf, sizeof buf, ", %.0f%%, ETA %.0f s", 100 * fraction_, left > 1 ? left : 1.0);
+    else std::snprintf(buf, sizeof buf, ", %.0f%%, ETA unknown (past its estimate)", 100 * fraction_);
     line += buf;
   }
   if (terminal_) {

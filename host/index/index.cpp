@@ -51,12 +51,16 @@ std::vector<std::string> list_dir(const std::string& dir) {
   return names;
 }
 
-Manifest read_manifest(const std::string& dir) {
-  const std::string path = dir + "/" + detail::manifest_name;
+void require_index_folder(const std::string& dir) {
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     throw data_error("index folder " + dir + " does not exist: create it with `gpudedup index create " + dir + "`");
   }
+}
+
+Manifest read_manifest(const std::string& dir) {
+  const std::string path = dir + "/" + detail::manifest_name;
+  require_index_folder(dir);
   if (!detail::path_exists(path)) {
     throw data_error(dir + " is not a gpudedup index (it has no MANIFEST): create one with `gpudedup index create`");
   }
@@ -358,6 +362,8 @@ Index Index::create(const std::string& dir, const Config& config) {
 
 Index Index::open(const std::string& dir, const IndexOpenOptions& options) {
   auto impl = std::make_unique<Impl>();
+  // Before the lock, whose file cannot be made in a missing folder: say what to do.
+  require_index_folder(dir);
   if (options.mode == IndexMode::read_write) impl->lock = detail::WriterLock(dir);
   return open_impl(dir, options, std::move(impl));
 }

@@ -54,8 +54,9 @@ bool refused(Content c) { return c != Content::plain && c != Content::zstd && c 
                     ", which gpudedup cannot read; give JSONL or text files (plain, zstd- or "
                     "gzip-compressed), or folders of them" +
                     (c == Content::bzip2 || c == Content::xz ? " (recompress it with zstd or gzip)"
-                     : c == Content::parquet ? " here (name a Parquet file as an input path of its own, not "
-                                               "compressed, in a folder or on stdin: it is read by columns)"
+                     : c == Content::parquet ? " here (a Parquet file is read by columns: give the file "
+                                               "itself, uncompressed, as an input path or in a folder, not "
+                                               "on stdin)"
                                                              : ""));
 }
 

@@ -272,10 +272,15 @@ std::vector<FolderEntry> list_directory(const std::string& root, const std::vect
   for (; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
     if (is_temporary_name(it->path().filename().native())) continue;
-    // A link to a folder is not followed (no cycles); a folder itself is recursed into.
-    if (it->is_directory(type_ec)) continue;
+    // A folder itself is recursed into. A link to a folder is not followed (no cycles),
+    // but it is reported: the documents behind it are not read, and must not be lost unseen.
     FolderEntry entry;
-    if (!it->is_regular_file(type_ec)) entry.problem = entry_problem(*it);
+    if (it->is_directory(type_ec)) {
+      if (!it->is_symlink(type_ec)) continue;
+      entry.problem = "a symbolic link to a folder, which is not followed (a link may loop); give that folder as an input of its own";
+    } else if (!it->is_regular_file(type_ec)) {
+      entry.problem = entry_problem(*it);
+    }
     FileId id;
     if (!skip.empty() && identify(it->path().native(), id) && std::find(skip.begin(), skip.end(), id) != skip.end())
       continue;

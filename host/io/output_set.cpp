@@ -206,13 +206,22 @@ size_t OutputSet::add_outputs(std::vector<NamedPath> added, const std::vector<st
   }
   for (const auto& o : m.outputs)
     if (o.target.kind == io::OutputTarget::Kind::file) keys.emplace(o.target.key, o.name);
+  // The outputs of one folder each name the input they are for (input_files in step):
+  // two inputs with one relative name are named, not only the output they share.
+  const bool one_per_input = input_files.size() == added.size();
+  std::unordered_map<std::string, size_t> added_at;  // key -> index in `added`
   std::vector<Output> checked;  // joins the set only when all pass
-  for (auto& n : added) {
+  for (size_t i = 0; i < added.size(); ++i) {
     Output o;
-    o.name = std::move(n);
+    o.name = std::move(added[i]);
     o.target = io::resolve_output(o.name.path);
     if (o.target.kind == io::OutputTarget::Kind::file) {
       const auto [it, fresh] = keys.emplace(o.target.key, o.name);
+      const auto [at, first_for_key] = added_at.emplace(o.target.key, i);
+      if (!fresh && !first_for_key && one_per_input)
+        throw usage_error(quoted(o.name) + " would write the outputs of " + input_files[at->second] + " and " +
+                          input_files[i] + " to one file " + o.name.path +
+                          " (the same relative name): give those inputs separate runs or output folders");
       if (!fresh) clash(it->second, o.name, "each output needs a file of its own; give another path to one of them");
     }
     if (o.target.exists && o.target.regular) {

@@ -1,4 +1,4 @@
-// The temporaries a signal removes. The handler may run on any thread at any moment, so
+// The temporaries a signal, or exit() called before the run's end, removes. The handler may run on any thread at any moment, so
 // it touches only a fixed table of slots through lock-free atomics and calls only
 // async-signal-safe functions (unlink, sigaction, raise). A slot's path is written only
 // while the slot is `filling`, which the handler skips, and the handler claims a slot
@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -25,18 +26,31 @@ constexpr size_t kPathBytes = 4096;
 
 struct Slot {
   std::atomic<int> state{kFree};
+  pid_t owner = 0;  ///< the process that made the file (a forked child inherits the table)
   char path[kPathBytes];
 };
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs lock-free atomics");
 
 Slot g_slots[kSlots];
 
-extern "C" void remove_temporaries_and_die(int sig) {
-  const int saved_errno = errno;
+void remove_armed_temporaries() {
+  const pid_t self = ::getpid();
   for (Slot& slot : g_slots) {
     int armed = kArmed;
-    if (slot.state.compare_exchange_strong(armed, kTaken, std::memory_order_acquire)) ::unlink(slot.path);
+    if (!slot.state.compare_exchange_strong(armed, kTaken, std::memory_order_acquire)) continue;
+    if (slot.owner == self) ::unlink(slot.path);
+    else slot.state.store(kArmed, std::memory_order_release);  // a forked child's copy: its parent's file
   }
+}
+
+// exit() while temporaries exist: a library ending the process from under the run (libgomp
+// when it cannot create a thread: "Thread creation failed", exit status 1). A run that
+// ends normally has committed or removed every temporary, so this finds none.
+extern "C" void remove_temporaries_at_exit() { remove_armed_temporaries(); }
+
+extern "C" void remove_temporaries_and_die(int sig) {
+  const int saved_errno = errno;
+  remove_armed_temporaries();
   // End the way the signal would have: the parent sees "killed by SIGINT" (a shell
   // reports 130; SIGTERM 143, SIGHUP 129, SIGPIPE 141), so a script running us stops too.
   struct sigaction dfl {};
@@ -50,6 +64,7 @@ extern "C" void remove_temporaries_and_die(int sig) {
 /// Our handler for each of these signals whose disposition is the default; a program
 /// that handles (or ignores) one itself keeps its own.
 void install_handlers() {
+  std::atexit(remove_temporaries_at_exit);
   for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
     struct sigaction old {};
     if (::sigaction(sig, nullptr, &old) != 0) continue;
@@ -70,6 +85,7 @@ int remember_temporary(const std::string& path) {
   for (int i = 0; i < kSlots; ++i) {
     int free = kFree;
     if (!g_slots[i].state.compare_exchange_strong(free, kFilling, std::memory_order_acquire)) continue;
+    g_slots[i].owner = ::getpid();
     std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
     g_slots[i].state.store(kArmed, std::memory_order_release);
     return i;

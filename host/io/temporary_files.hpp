@@ -20,7 +20,8 @@ void remove_stale_temporaries(const std::string& folder);
 
 /// Puts `path` on the list of temporaries that SIGINT, SIGTERM, SIGHUP and SIGPIPE
 /// remove before the process ends (installing the handlers the first time, for each
-/// signal whose disposition is the default). @return a slot for forget_temporary(), or -1
+/// signal whose disposition is the default), and that exit() removes (a library that ends
+/// the process, as libgomp does when it cannot create a thread). @return a slot for forget_temporary(), or -1
 /// when the list is full or the path too long (the next run in that folder removes it).
 int remember_temporary(const std::string& path);
 

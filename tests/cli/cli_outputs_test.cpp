@@ -172,6 +172,33 @@ TEST_F(CliOutputs, SignalsRemoveTheTemporaries) {
   }
 }
 
+// Finding 8 too: libgomp ends the process with exit(1) when it cannot create a thread
+// ("Thread creation failed"), which left the temporaries. As an unprivileged user under
+// `ulimit -u N` (root is not held to it) each N lets the run get a little further.
+TEST_F(CliOutputs, AThreadCreationFailureLeavesNoTemporary) {
+  if (::geteuid() != 0 || test_support::run_shell("command -v setpriv > /dev/null") != 0)
+    GTEST_SKIP() << "needs root and setpriv(1) to run as an unprivileged user";
+  const std::string in = write("in.jsonl", corpus), out = path("out");
+  fs::create_directories(out);
+  fs::permissions(dir_.dir(), fs::perms::all);
+  fs::permissions(out, fs::perms::all);
+  fs::permissions(in, fs::perms::all);
+  bool failed_on_a_thread = false;
+  for (int n = 1; n <= 6; ++n) {
+    const std::string log = path("log" + std::to_string(n));
+    test_support::run_shell("setpriv --reuid=65534 --regid=65534 --clear-groups bash -c 'ulimit -u " +
+                            std::to_string(n) + " && exec " + test_support::program_path() + " dedup -q --threads 2 " +
+                            in + " -o " + out + "/kept.txt --removed " + out + "/removed.tsv' > " + log + " 2>&1");
+    failed_on_a_thread |= has(read(log), "Thread creation failed");
+    for (const auto& name : names_in(out))
+      EXPECT_EQ(name.find("gpudedup-tmp"), std::string::npos) << "ulimit -u " << n << ": " << name << "\n" << read(log);
+    fs::remove_all(out);
+    fs::create_directories(out);
+    fs::permissions(out, fs::perms::all);
+  }
+  if (!failed_on_a_thread) GTEST_SKIP() << "no limit made a thread creation fail";
+}
+
 TEST_F(CliOutputs, TheNextRunRemovesTheTemporariesOfAKilledOne) {
   const std::string in = write("in.jsonl", corpus), fifo = path("in.fifo"), out = path("out");
   fs::create_directories(out);

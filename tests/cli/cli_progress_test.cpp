@@ -1,6 +1,7 @@
 // Progress: the share of a dedup job done counts every stage (JobEta), and the program
-// draws its line on a terminal through each stage, prints nothing of it off a terminal
-// for a short run, and nothing at all with --quiet.
+// draws its line on a terminal through each stage of every long command (dedup, filter,
+// sketch, gen, index add/query/compact, the exact method), prints nothing of it off a
+// terminal for a short run, and nothing at all with --quiet.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -100,4 +101,54 @@ TEST(CliProgress, FilterDrawsItsStagesOnATerminal) {
   const std::string tty = read_file(log);
   for (const char* stage : {"[filter]", "[write]"}) EXPECT_NE(tty.find(stage), std::string::npos) << stage << "\n" << tty;
   EXPECT_NE(tty.find("kept 3999, removed 1"), std::string::npos) << tty;
+}
+
+TEST(CliProgress, EveryLongCommandDrawsItsStageOnATerminal) {
+  if (run_shell("script -qc true /dev/null > /dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) for a terminal";
+  test_support::TempDir dir;
+  const auto in = dir.write("in.jsonl", corpus(4000));
+  const std::string g = test_support::program_path();
+  const std::string ix = dir.path("ix");
+  // One command, its stage as the line shows it, and the summary it ends with (gen reports
+  // every 16,384 documents written).
+  const struct {
+    std::string args;
+    const char* stage;
+    const char* summary;
+  } commands[] = {
+      {"gen --documents 20000 --seed 3 --output " + dir.path("g.jsonl") + " --truth " + dir.path("t.jsonl"),
+       "[generate]", "gen: 20000 documents"},
+      {"sketch " + in + " -o " + dir.path("in.sketch"), "[sketch]", "4000 minhash sketches"},
+      {"index add " + ix + " " + in, "[add]", "4000 documents indexed"},
+      {"index query " + ix + " " + in + " -o " + dir.path("answers.tsv"), "[query]", "4000 documents:"},
+      {"index compact " + ix, "[compact]", "index compact:"},
+      {"dedup --method exact " + in + " -o " + dir.path("k.jsonl"), "[candidates]", "gpudedup: 4000 records"},
+  };
+  ASSERT_EQ(run_cli("index create " + ix).code, 0);
+  for (const auto& c : commands) {
+    const auto log = dir.path("tty.log");
+    ASSERT_EQ(run_shell("script -qc '" + g + " " + c.args + "' /dev/null > " + log + " 2>&1"), 0)
+        << c.args << "\n" << read_file(log);
+    const std::string tty = read_file(log);
+    EXPECT_NE(tty.find(c.stage), std::string::npos) << c.args << "\n" << tty;
+    EXPECT_NE(tty.find("/s, "), std::string::npos) << "a rate\n" << c.args << "\n" << tty;
+    EXPECT_NE(tty.find(c.summary), std::string::npos) << c.args << "\n" << tty;
+  }
+}
+
+TEST(CliProgress, ACandidateStagePastItsEstimateHasNoEta) {
+  if (run_shell("script -qc true /dev/null > /dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) for a terminal";
+  test_support::TempDir dir;
+  // The exact join of texts that differ only in their numbers takes tens of times the
+  // first pass (3 s against 0.1 s on the dev box), far past the 15% the candidate stage is
+  // estimated at, and long enough for the line's twice-a-second redraw.
+  const auto in = dir.write("in.jsonl", corpus(9000));
+  const auto log = dir.path("tty.log");
+  ASSERT_EQ(run_shell("script -qc '" + test_support::program_path() + " dedup --method exact --threshold 0.5 " + in +
+                      " -o " + dir.path("k.jsonl") + "' /dev/null > " + log + " 2>&1"),
+            0)
+      << read_file(log);
+  const std::string tty = read_file(log);
+  EXPECT_NE(tty.find("[candidates]"), std::string::npos) << tty;
+  EXPECT_NE(tty.find("ETA unknown (past its estimate)"), std::string::npos) << tty;
 }

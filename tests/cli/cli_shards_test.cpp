@@ -126,7 +126,15 @@ TEST_F(CliShards, OutputDirClashesAreRefusedBeforeAnyWork) {
   // Two inputs with one name would write one output file.
   auto r = run_cli("dedup -q " + path("in/a.jsonl") + " " + path("other/a.jsonl") + " --output-dir " + path("out"));
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("--output-dir"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--output-dir would write the outputs of " + path("in/a.jsonl") + " and " +
+                       path("other/a.jsonl") + " to one file " + path("out") + "/a.jsonl"),
+            std::string::npos)
+      << r.err;
+  // Two folders holding one relative name: both files are named.
+  r = run_cli("dedup -q " + path("in") + " " + path("other") + " --output-dir " + path("out"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find(path("in/a.jsonl") + " and " + path("other/a.jsonl")), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("out")));
   // The output folder is the input folder: each output would replace its input.
   r = run_cli("dedup -q " + path("in") + " --output-dir " + path("in"));
   EXPECT_EQ(r.code, 2) << r.err;

@@ -66,6 +66,11 @@ TEST_F(IndexCli, ErrorsExitWithCodesAndNameTheProblem) {
   std::string err;
   EXPECT_EQ(run("index query " + path("nope") + " x.jsonl", nullptr, &err), 1);
   EXPECT_NE(err.find("does not exist"), std::string::npos) << err;
+  // A writer too: the folder is checked before its lock file is made there.
+  for (const char* writer : {"index add ", "index compact "}) {
+    EXPECT_EQ(run(writer + path("nope") + (writer[6] == 'a' ? " x.jsonl" : ""), nullptr, &err), 1) << writer;
+    EXPECT_NE(err.find("index folder " + path("nope") + " does not exist: create it with"), std::string::npos) << err;
+  }
   ASSERT_EQ(run("index create " + idx + " --num-perm 128"), 0);
   EXPECT_EQ(run("index create " + idx, nullptr, &err), 2);
   EXPECT_NE(err.find("already holds an index"), std::string::npos) << err;

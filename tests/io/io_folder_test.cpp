@@ -196,9 +196,30 @@ TEST(IoFolder, LinksToFoldersAreNotFollowedSoALoopEnds) {
   InputStats st;
   const auto docs = read_all(options_for({dir.path("d")}), &st);
   EXPECT_EQ(ids(docs), (std::vector<std::string>{"sub/a.txt"}));
-  EXPECT_EQ(st.skipped_files, 1u);  // the broken link, reported
-  ASSERT_EQ(st.file_reports.size(), 1u);
+  // Both links are reported: a link to a folder holds documents that are not read.
+  EXPECT_EQ(st.skipped_files, 2u);
+  ASSERT_EQ(st.file_reports.size(), 2u);
   EXPECT_NE(st.file_reports[0].find("broken"), std::string::npos) << st.file_reports[0];
+  EXPECT_NE(st.file_reports[1].find("sub/loop: a symbolic link to a folder, which is not followed"), std::string::npos)
+      << st.file_reports[1];
+}
+
+TEST(IoFolder, ALinkToAnotherFolderIsReportedNotSilentlyLeftOut) {
+  TempDir dir;
+  dir.write("d/a.txt", "x");
+  dir.write("elsewhere/b.txt", "y");
+  fs::create_directory_symlink(dir.path("elsewhere"), dir.path("d/more"));
+  InputStats st;
+  const auto docs = read_all(options_for({dir.path("d")}), &st);
+  EXPECT_EQ(ids(docs), (std::vector<std::string>{"a.txt"}));
+  EXPECT_EQ(st.skipped_files, 1u);
+  ASSERT_EQ(st.file_reports.size(), 1u);
+  EXPECT_NE(st.file_reports[0].find("give that folder as an input of its own"), std::string::npos)
+      << st.file_reports[0];
+  // Strict: a folder whose documents would be left out stops the run.
+  InputOptions strict = options_for({dir.path("d")});
+  strict.strict = true;
+  EXPECT_THROW(read_all(strict, nullptr), data_error);
 }
 
 TEST(IoFolder, AnInputListNamesOnePathPerLine) {

@@ -154,6 +154,8 @@ TEST(IoFormats, UnreadableFormatsAreRefusedNamingTheFile) {
     EXPECT_NE(m.find(path), std::string::npos) << path << ": " << m;
     EXPECT_NE(m.find(what), std::string::npos) << m;
     EXPECT_NE(m.find("gzip"), std::string::npos) << m;  // the supported formats are listed
+    if (what.find("Parquet") != std::string::npos)  // what to give instead (a folder's Parquet file is read)
+      EXPECT_NE(m.find("give the file itself, uncompressed, as an input path or in a folder"), std::string::npos) << m;
     // Whatever the format asked for: the content is never read as text.
     EXPECT_NE(refusal({path}, InputFormat::text), "") << path;
   }

@@ -1,10 +1,12 @@
 // The second pass (write_kept), AtomicOutputFile and OutputSet.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
@@ -113,6 +115,43 @@ TEST(IoAtomicOutput, AbandonedOutputLeavesNothing) {
   }
   EXPECT_FALSE(std::filesystem::exists(dir.path("never.txt")));
   EXPECT_EQ(files_in(dir.dir()), 0u);
+}
+
+// exit() from under a run (a library giving up: libgomp when it cannot create a thread)
+// removes the temporaries of the outputs still open.
+TEST(IoAtomicOutput, ExitBeforeTheCommitLeavesNothing) {
+  TempDir dir;
+  std::fflush(nullptr);  // the child's exit flushes its copy of the buffers
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    AtomicOutputFile out(dir.path("never.txt"));
+    out.stream() << "partial";
+    out.stream().flush();
+    std::exit(files_in(dir.dir()) == 1 ? 3 : 4);  // the temporary was there
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  EXPECT_EQ(files_in(dir.dir()), 0u);
+}
+
+// A child forked while an output is open inherits the list of temporaries, but its exit
+// is not the end of its parent's run: the parent's temporary stays and commits.
+TEST(IoAtomicOutput, AForkedChildsExitLeavesItsParentsTemporary) {
+  TempDir dir;
+  AtomicOutputFile out(dir.path("kept.txt"));
+  out.stream() << "whole";
+  std::fflush(nullptr);  // the child's exit flushes its copy of the buffers
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) std::exit(0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_EQ(files_in(dir.dir()), 1u);
+  out.commit();
+  EXPECT_EQ(io_test::read_file(dir.path("kept.txt")), "whole");
 }
 
 TEST(IoAtomicOutput, ErrorsNameThePath) {
