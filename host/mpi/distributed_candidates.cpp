@@ -5,11 +5,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "gpudedup/detail/minhash.hpp"
 #include "host/core/parallel_errors.hpp"
 #include "host/core/radix_sort.hpp"
 #include "host/core/union_find.hpp"
+#include "host/minhash/borderline_verify.hpp"
 #include "gpudedup/detail/buckets.hpp"
 
 namespace gpudedup::mpi {
@@ -83,7 +85,8 @@ OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const 
 }
 
 std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
-                                    const detail::SketchSpec& spec, OwnedCandidates candidates) {
+                                    const detail::SketchSpec& spec, OwnedCandidates candidates,
+                                    std::vector<BorderlinePair>* borderline) {
   const Config& c = spec.config;
   std::vector<Edge>& pairs = candidates.pairs;
   const bool verify = c.verify != VerifyMode::none;
@@ -114,44 +117,62 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   }
   const detail::CorpusView view{&fetched, &sizes, nullptr};
   auto index = [&](uint64_t d) { return uint32_t(std::lower_bound(want.begin(), want.end(), d) - want.begin()); };
-  auto passes = [&](uint64_t a, uint64_t b) {
-    return !verify || detail::pair_similarity(spec, view, index(a), index(b)) >= c.threshold;
+  // --verify auto: the single-process verdicts; otherwise a pair passes or fails.
+  std::optional<detail::BorderlineVerifier> band;
+  if (c.verify == VerifyMode::automatic) band.emplace(spec);
+  auto verdict = [&](uint64_t a, uint64_t b) {
+    if (!verify) return detail::Verdict::pass;
+    const uint32_t ia = index(a), ib = index(b);
+    const double s = detail::pair_similarity(spec, view, ia, ib);
+    if (band) return band->classify(view, ia, ib, s);
+    return s >= c.threshold ? detail::Verdict::pass : detail::Verdict::fail;
   };
+  auto hold = [&](uint64_t a, uint64_t b) -> BorderlinePair { return {a, b, sizes[index(a)], sizes[index(b)]}; };
   const int threads = c.threads > 0 ? c.threads : omp_get_max_threads();
   detail::ParallelErrors errors;
 
   // Listed pairs, each on its own: they split across the CPU cores (pair_similarity is pure).
-  std::vector<uint8_t> pass(pairs.size());
+  std::vector<detail::Verdict> verdicts(pairs.size());
   const int64_t n = int64_t(pairs.size());
 #pragma omp parallel for schedule(static, verify_chunk) num_threads(threads)
-  for (int64_t i = 0; i < n; ++i) errors.run([&] { pass[size_t(i)] = passes(pairs[size_t(i)].a, pairs[size_t(i)].b); });
+  for (int64_t i = 0; i < n; ++i) errors.run([&] { verdicts[size_t(i)] = verdict(pairs[size_t(i)].a, pairs[size_t(i)].b); });
   errors.rethrow();
   std::vector<Edge> edges;
   for (size_t i = 0; i < pairs.size(); ++i) {
-    if (pass[i]) edges.push_back(pairs[i]);
+    if (verdicts[i] == detail::Verdict::pass) edges.push_back(pairs[i]);
+    if (verdicts[i] == detail::Verdict::borderline && borderline) borderline->push_back(hold(pairs[i].a, pairs[i].b));
   }
   pairs = {};
 
   // Large buckets, one per thread at a time: the pairs in the single-process order, each
   // verified only while its members are in different components of the bucket's own
-  // union-find, whose joins are the edges (a spanning forest of the passing pairs).
+  // union-find, whose joins are the edges (a spanning forest of the passing pairs). A
+  // borderline pair met there is kept: a pair passing exactly could join two of them.
   const auto& large = candidates.large_buckets;
   std::vector<std::vector<Edge>> forests(large.size());
+  std::vector<std::vector<BorderlinePair>> held(large.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t b = 0; b < int64_t(large.size()); ++b) errors.run([&] {
     const std::vector<uint64_t>& members = large[size_t(b)];
     detail::UnionFind apart(members.size());
     for (uint32_t j = 1; j < members.size(); ++j) {
       for (uint32_t i = 0; i < j; ++i) {
-        if (apart.find(i) != apart.find(j) && passes(members[i], members[j])) {
+        if (apart.find(i) == apart.find(j)) continue;
+        const detail::Verdict v = verdict(members[i], members[j]);
+        if (v == detail::Verdict::pass) {
           apart.unite(i, j);
           forests[size_t(b)].push_back({members[i], members[j]});
+        } else if (v == detail::Verdict::borderline && borderline) {
+          held[size_t(b)].push_back(hold(members[i], members[j]));
         }
       }
     }
   });
   errors.rethrow();
   for (const auto& forest : forests) edges.insert(edges.end(), forest.begin(), forest.end());
+  if (borderline) {
+    for (const auto& pairs_held : held) borderline->insert(borderline->end(), pairs_held.begin(), pairs_held.end());
+  }
   sort_unique(edges);
   return edges;
 }

@@ -18,6 +18,7 @@
 #include "host/io/result_writers.hpp"
 #include "host/io/shard_outputs.hpp"
 #include "host/device/resolve_backend.hpp"
+#include "host/mpi/distributed_borderline.hpp"
 #include "host/mpi/distributed_components.hpp"
 #include "host/mpi/input_share.hpp"
 #include "host/mpi/rank_outputs.hpp"
@@ -41,8 +42,9 @@ void refuse_unsupported(const DedupJob& job) {
                       " does not run under MPI: only minhash does (docs/scaling.md); run it without mpirun");
   }
   if (c.verify == VerifyMode::exact) {
-    throw usage_error("`verify` exact does not run under MPI (it needs every shingle set on the rank that verifies): "
-                      "use --verify estimate or none, or run without mpirun");
+    throw usage_error("`verify` exact does not run under MPI: every pair of a large bucket would need its exact check "
+                      "(s(s-1)/2 for s near-copies; --verify auto checks only the borderline ones): use the default "
+                      "--verify auto, or run without mpirun");
   }
   if (io::compression_for_name(job.outputs.output) != io::OutputCompression::none) {
     throw usage_error("`outputs.output` " + job.outputs.output + ": a compressed output (.zst, .gz) is not written "
@@ -129,8 +131,19 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // Candidates, verification, components.
   auto t0 = stage_clock::now();
   uint64_t candidates = 0;
-  std::vector<Edge> edges = verify_candidates(ex, firsts, in.corpus, spec, owned_candidates(ex, in.corpus, lsh, &candidates));
+  const bool automatic = job.config.verify == VerifyMode::automatic;
+  std::vector<BorderlinePair> borderline;
+  std::vector<Edge> edges = verify_candidates(ex, firsts, in.corpus, spec, owned_candidates(ex, in.corpus, lsh, &candidates),
+                                              automatic ? &borderline : nullptr);
   const double seconds_candidates = seconds_since(t0);
+  // --verify auto: the borderline pairs that pass exactly join the edges.
+  t0 = stage_clock::now();
+  detail::BorderlineStats verify_stats;
+  if (automatic) {
+    const std::vector<Edge> exact = decide_borderline(ex, firsts, in, spec, std::move(borderline), &verify_stats);
+    edges.insert(edges.end(), exact.begin(), exact.end());
+  }
+  const double seconds_borderline = seconds_since(t0);
   t0 = stage_clock::now();
   ComponentRounds rounds;
   const std::vector<uint64_t> label = connected_components(ex, firsts, in.corpus.first, count, std::move(edges), &rounds);
@@ -196,20 +209,21 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   r.clusters = ex.sum(clusters);
   // The slowest rank's seconds: a stage ends when its last rank does.
   r.seconds.sketch = ex.max(in.seconds_sketch);
-  r.seconds.candidates = ex.max(seconds_candidates);
+  r.seconds.candidates = ex.max(seconds_candidates + seconds_borderline);
   r.seconds.cluster = ex.max(seconds_cluster);
   s.seconds_read = ex.max(in.seconds_read);
   s.seconds_write = ex.max(seconds_write);
   s.kept = documents - r.removed;
   s.method_stats = engine.stats_fields(r);
   s.description = engine.describe(r);
+  if (automatic) report_borderline(ex, spec, verify_stats, s.method_stats, s.description);
   s.description.push_back(detail::format("mpi: %d ranks, %u hooking rounds, %u pointer-jumping steps", ex.ranks(),
                                          rounds.hook_rounds, rounds.jump_rounds));
   const std::string line = detail::format(
-      "rank %d: %llu documents from %zu inputs or parts; read %.2f s, sketch %.2f s, candidates %.2f s, cluster %.2f s, "
-      "write %.2f s; ",
+      "rank %d: %llu documents from %zu inputs or parts; read %.2f s, sketch %.2f s, candidates %.2f s, borderline "
+      "%.2f s, cluster %.2f s, write %.2f s; ",
       ex.rank(), (unsigned long long)count, in.pieces.size(), in.seconds_read, in.seconds_sketch, seconds_candidates,
-      seconds_cluster, seconds_write) + exchanged(ex);
+      seconds_borderline, seconds_cluster, seconds_write) + exchanged(ex);
   o.report = ex.gather_to_root(line, "report");
   // Every rank has written all its outputs once this collective returns (a rank that
   // failed never joins it, and ends the job): only then does any rank commit.

@@ -54,17 +54,11 @@ int dedup(const std::vector<std::string>& shards, const std::string& out, int ra
   return code;
 }
 
-/// Options of the single-process run an MPI job with `extra` equals: under MPI the
-/// default --verify auto decides borderline pairs by the estimate (docs/scaling.md).
-std::string single_process_options(const std::string& extra) {
-  return extra.find("--verify") == std::string::npos ? extra + " --verify estimate" : extra;
-}
-
-/// Single-process outputs equal those of 1, 2, 3 and 4 ranks.
+/// Single-process outputs equal those of 1, 2, 3 and 4 ranks with the same options.
 void expect_same_for_all_ranks(const TempDir& dir, const std::vector<std::string>& shards,
                                const std::string& extra = "") {
   const std::string single = dir.path("single");
-  ASSERT_EQ(dedup(shards, single, 0, single_process_options(extra)), 0)
+  ASSERT_EQ(dedup(shards, single, 0, extra), 0)
       << test_support::read_file(single + "/stderr.log");
   ASSERT_NE(test_support::read_file(single + "/removed.tsv"), "") << "the corpus must have duplicates";
   for (int n = 1; n <= 4; ++n) {
@@ -284,6 +278,76 @@ TEST(MpiDedup, LargeBucketsEqualSingleProcess) {
                                                         << removed;
 }
 
+/// The line of `key` in the stats file at `path` ("no KEY" when it has none).
+std::string stats_line(const std::string& path, const std::string& key) {
+  const std::string stats = test_support::read_file(path);
+  const size_t at = stats.find("\"" + key + "\"");
+  return at == std::string::npos ? "no " + key : stats.substr(at, stats.find('\n', at) - at);
+}
+
+// --verify auto, the default: pairs whose estimate lies within the margin of the threshold
+// are decided by the exact similarity of their shingle sets, read again by the ranks that
+// own the documents. Near-copies with 16 of 200 words replaced are near the threshold of
+// 0.8: the estimate passes some that fail exactly and fails some that pass, so the answer
+// of --verify estimate differs. Each pair's documents are in different inputs read by
+// different ranks (the copies gzip); a large folder between them leaves a rank of 4 with
+// nothing to read.
+TEST(MpiDedup, BorderlinePairsDecidedExactlyEqualSingleProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::mt19937_64 rng(31);
+  std::string originals, copies, others;
+  for (int i = 0; i < 60; ++i) {
+    const auto words = random_words(rng, 200);
+    originals += json_line(join(words));
+    copies += json_line(join(near_copy(rng, words, 16)));
+  }
+  for (int i = 0; i < 600; ++i) others += json_line(join(random_words(rng, 100)));
+  dir.write("originals.jsonl", originals);
+  dir.write("others/part.jsonl", others);
+  dir.write("copies.jsonl", copies);
+  ASSERT_EQ(test_support::run_shell("gzip -n " + dir.path("copies.jsonl")), 0);
+  const std::vector<std::string> shards = {dir.path("originals.jsonl"), dir.path("others"),
+                                           dir.path("copies.jsonl.gz")};
+  gpudedup::InputOptions input;
+  input.paths = shards;
+  for (int ranks = 2; ranks <= 4; ++ranks) {
+    const auto share = gpudedup::mpi::share_inputs(gpudedup::mpi::describe_inputs(input, ranks), ranks);
+    bool some_rank_empty = false, copies_apart = true;
+    for (const auto& pieces : share) {
+      some_rank_empty |= pieces.empty();
+      bool originals_here = false, copies_here = false;
+      for (const auto& p : pieces) {
+        originals_here |= p.input == 0;
+        copies_here |= p.input == 2;
+      }
+      copies_apart &= !(originals_here && copies_here);
+    }
+    EXPECT_TRUE(copies_apart) << ranks << " ranks: each pair's documents on two ranks";
+    EXPECT_EQ(some_rank_empty, ranks == 4);
+  }
+  ASSERT_EQ(dedup(shards, dir.path("estimate"), 0, "--verify estimate"), 0);
+  expect_same_for_all_ranks(dir, shards);
+  const std::string single = dir.path("single/stats.json");
+  EXPECT_NE(test_support::read_file(dir.path("estimate/removed.tsv")),
+            test_support::read_file(dir.path("single/removed.tsv")))
+      << "the exact check must change the answer on this corpus";
+  const std::string checked = stats_line(single, "verify_exact_pairs");
+  const std::string passed = stats_line(single, "verify_exact_passed");
+  ASSERT_NE(checked, "\"verify_exact_pairs\": 0,") << "no borderline pair";
+  ASSERT_NE(passed, "\"verify_exact_passed\": 0,") << "no borderline pair passed exactly";
+  // No borderline pair here is inside a component of passing pairs, so the counts are
+  // those of one process (docs/scaling.md).
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    const std::string stats = dir.path("ranks" + std::to_string(ranks) + "/stats.json");
+    for (const char* key : {"verify", "verify_margin", "verify_borderline_pairs", "verify_exact_pairs",
+                            "verify_exact_passed", "verify_by_estimate", "verify_reread_documents",
+                            "verify_reread_passes"}) {
+      EXPECT_EQ(stats_line(stats, key), stats_line(single, key)) << ranks << " ranks";
+    }
+  }
+}
+
 /// The counts of a stats file (its lines from "records" to "input_bytes"; not seconds),
 /// less "pairs": the pairs that joined clusters, which the ranks do not collect (--pairs
 /// is refused under MPI).
@@ -447,6 +511,8 @@ TEST(MpiDedup, RefusesOtherMethodsAndPairs) {
   EXPECT_NE(err.find("--method simhash does not run under MPI"), std::string::npos) << err;
   EXPECT_EQ(dedup({shard}, dir.path("pairs"), 2, "--pairs " + dir.path("pairs.tsv"), &err), 2);
   EXPECT_NE(err.find("--pairs is not written under MPI"), std::string::npos) << err;
+  EXPECT_EQ(dedup({shard}, dir.path("exact"), 2, "--verify exact", &err), 2);
+  EXPECT_NE(err.find("--verify exact does not run under MPI: every pair of a large bucket"), std::string::npos) << err;
 }
 
 // A compressed output would need the ranks' parts joined as compressed frames: refused
@@ -489,7 +555,7 @@ TEST(MpiDedup, OutputDirEqualsSingleProcess) {
   const std::vector<std::string> inputs = {dir.path("in/folder"), dir.path("in/small.jsonl"),
                                            dir.path("in/packed.jsonl.gz"), dir.path("in/big.jsonl")};
   std::string err;
-  ASSERT_EQ(dedup_to_dir(inputs, dir.path("single"), 0, single_process_options(""), &err), 0) << err;
+  ASSERT_EQ(dedup_to_dir(inputs, dir.path("single"), 0, "", &err), 0) << err;
   const auto single = tree(dir.path("single"));
   ASSERT_EQ(single.count("kept/big.jsonl"), 1u);
   ASSERT_EQ(single.count("kept/packed.jsonl.gz"), 1u);
