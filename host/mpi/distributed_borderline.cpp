@@ -8,16 +8,22 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "gpudedup/errors.hpp"
 #include "host/core/parallel_errors.hpp"
+#include "host/core/union_find.hpp"
 #include "host/minhash/replay_chunk.hpp"
 
 namespace gpudedup::mpi {
 namespace {
+
+// Pairs checked together between joins: enough to keep every thread busy, few enough
+// that a family's pairs are mostly skipped once its members are joined.
+constexpr size_t exact_chunk = 1024;
 
 bool by_a_then_b(const BorderlinePair& x, const BorderlinePair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 
@@ -45,33 +51,6 @@ void read_again(RankInput& in, const std::vector<uint8_t>& wanted, Take&& take) 
   }
 }
 
-/// [lo, hi) ranges of `pairs` (sorted) whose distinct documents' sets fit `budget`
-/// bytes (at least one pair each).
-std::vector<std::pair<size_t, size_t>> rounds_of(const std::vector<BorderlinePair>& pairs, uint64_t budget) {
-  std::vector<std::pair<size_t, size_t>> rounds;
-  std::unordered_set<uint64_t> docs;
-  uint64_t bytes = 0;
-  size_t lo = 0;
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    const BorderlinePair& p = pairs[i];
-    const uint64_t more = (docs.count(p.a) ? 0 : uint64_t(p.size_a) * sizeof(uint64_t)) +
-                          (docs.count(p.b) ? 0 : uint64_t(p.size_b) * sizeof(uint64_t));
-    if (i > lo && bytes + more > budget) {
-      rounds.emplace_back(lo, i);
-      lo = i;
-      docs.clear();
-      bytes = 0;
-      i -= 1;  // this pair opens the next round
-      continue;
-    }
-    docs.insert(p.a);
-    docs.insert(p.b);
-    bytes += more;
-  }
-  if (lo < pairs.size()) rounds.emplace_back(lo, pairs.size());
-  return rounds;
-}
-
 [[noreturn]] void not_found_again(uint64_t doc) {
   throw data_error("the input changed since it was read: document " + std::to_string(doc) +
                    " was not found again to verify a borderline pair (--verify auto); do not modify the input "
@@ -79,6 +58,25 @@ std::vector<std::pair<size_t, size_t>> rounds_of(const std::vector<BorderlinePai
 }
 
 }  // namespace
+
+std::vector<size_t> next_round(const std::vector<BorderlinePair>& pairs, size_t* next, uint64_t budget,
+                               const std::function<bool(const BorderlinePair&)>& wanted) {
+  std::vector<size_t> round;
+  std::unordered_set<uint64_t> docs;
+  uint64_t bytes = 0;
+  for (; *next < pairs.size(); ++*next) {
+    const BorderlinePair& p = pairs[*next];
+    if (!wanted(p)) continue;
+    const uint64_t more = (docs.count(p.a) ? 0 : uint64_t(p.size_a) * sizeof(uint64_t)) +
+                          (docs.count(p.b) ? 0 : uint64_t(p.size_b) * sizeof(uint64_t));
+    if (!round.empty() && bytes + more > budget) break;
+    round.push_back(*next);
+    docs.insert(p.a);
+    docs.insert(p.b);
+    bytes += more;
+  }
+  return round;
+}
 
 std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& firsts, RankInput& in,
                                     const detail::SketchSpec& spec, std::vector<BorderlinePair> pairs,
@@ -97,19 +95,31 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
              mine.end());
   stats->pairs += mine.size();
 
-  const auto rounds = rounds_of(mine, set_budget);
-  const uint64_t round_count = ex.max(uint64_t(rounds.size()));
+  // A pair whose documents earlier exact passes here have joined is skipped (it joins
+  // nothing new), as one process skips it: a family of near-copies costs about one check
+  // per member, not one per pair.
+  std::vector<uint64_t> docs;
+  for (const auto& p : mine) {
+    docs.push_back(p.a);
+    docs.push_back(p.b);
+  }
+  sort_unique(docs);
+  auto at_doc = [&](uint64_t d) { return uint32_t(std::lower_bound(docs.begin(), docs.end(), d) - docs.begin()); };
+  detail::UnionFind joined(docs.size());
+  auto apart = [&](const BorderlinePair& p) { return joined.find(at_doc(p.a)) != joined.find(at_doc(p.b)); };
+
   const double threshold = detail::make_borderline_band(spec.config).threshold;
   const int threads = spec.config.threads > 0 ? spec.config.threads : omp_get_max_threads();
   std::vector<Edge> edges;
   std::vector<uint8_t> wanted(in.record_of.size());
-  for (uint64_t r = 0; r < round_count; ++r) {
-    const auto [lo, hi] = r < rounds.size() ? rounds[r] : std::pair<size_t, size_t>{mine.size(), mine.size()};
+  for (size_t next = 0;;) {
+    const std::vector<size_t> round = next_round(mine, &next, set_budget, apart);
+    if (ex.max(uint64_t(round.size())) == 0) break;  // every rank is done
     // The later documents owned elsewhere, asked of their owners (ascending, so grouped
     // by owner); the rest are read here.
     std::fill(wanted.begin(), wanted.end(), 0);
     std::vector<uint64_t> remote;
-    for (size_t i = lo; i < hi; ++i) {
+    for (size_t i : round) {
       wanted[mine[i].a - first] = 1;
       if (owner_of(firsts, mine[i].b) == me) {
         wanted[mine[i].b - first] = 1;
@@ -159,24 +169,33 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
       return {received.data() + at[i] + 1, received[at[i]]};
     };
 
-    // The pairs, each on its own (the sets are read only).
-    std::vector<uint8_t> pass(hi - lo);
-    detail::ParallelErrors errors;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-    for (int64_t i = 0; i < int64_t(hi - lo); ++i) errors.run([&] {
-      const BorderlinePair& p = mine[lo + size_t(i)];
-      const auto [a, na] = set_of(p.a);
-      const auto [b, nb] = set_of(p.b);
-      pass[size_t(i)] = detail::exact_set_similarity(spec, a, na, b, nb) >= threshold;
-    });
-    errors.rethrow();
-    for (size_t i = lo; i < hi; ++i) {
-      if (pass[i - lo]) edges.push_back({mine[i].a, mine[i].b});
+    // The pairs in order, a chunk at a time: those still apart at the chunk's start are
+    // checked on every thread (the sets are read only), then joined in order.
+    for (size_t c = 0; c < round.size(); c += exact_chunk) {
+      std::vector<size_t> todo;
+      for (size_t j = c; j < std::min(round.size(), c + exact_chunk); ++j) {
+        if (apart(mine[round[j]])) todo.push_back(round[j]);
+      }
+      std::vector<uint8_t> pass(todo.size());
+      detail::ParallelErrors errors;
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+      for (int64_t i = 0; i < int64_t(todo.size()); ++i) errors.run([&] {
+        const BorderlinePair& p = mine[todo[size_t(i)]];
+        const auto [a, na] = set_of(p.a);
+        const auto [b, nb] = set_of(p.b);
+        pass[size_t(i)] = detail::exact_set_similarity(spec, a, na, b, nb) >= threshold;
+      });
+      errors.rethrow();
+      stats->verified += todo.size();
+      for (size_t i = 0; i < todo.size(); ++i) {
+        if (!pass[i]) continue;
+        ++stats->passed;
+        const BorderlinePair& p = mine[todo[i]];
+        if (joined.unite(at_doc(p.a), at_doc(p.b))) edges.push_back({p.a, p.b});
+      }
     }
-    stats->verified += hi - lo;
     ++stats->passes;
   }
-  stats->passed += edges.size();
   return edges;
 }
 

@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#ifdef GPUDEDUP_HAVE_MPI
+#include "host/mpi/distributed_borderline.hpp"
+#endif
 #include "host/mpi/input_share.hpp"
 #include "host/mpi/mpi_dedup.hpp"
 #include "support/files.hpp"
@@ -166,6 +169,66 @@ TEST(MpiInputShare, LargeFilesSplitAtSliceBounds) {
     }
   }
 }
+
+#ifdef GPUDEDUP_HAVE_MPI
+// The exact check's rounds: in order, the wanted pairs only, each round holding the sets of
+// its distinct documents within the budget (a pair alone may pass it) and as long as the
+// budget allows (the next wanted pair would not fit); every wanted pair in one round.
+TEST(MpiBorderlineRounds, TakeTheWantedPairsWithinTheBudget) {
+  using gpudedup::mpi::BorderlinePair;
+  std::mt19937_64 rng(17);
+  std::vector<BorderlinePair> pairs;
+  for (uint64_t a = 0; a < 300; ++a) {
+    for (int k = 0; k < 1 + int(rng() % 3); ++k) {
+      const uint64_t b = a + 1 + rng() % 50;
+      pairs.push_back({a, b, uint32_t(1 + a % 97), uint32_t(1 + b % 97)});
+    }
+  }
+  std::sort(pairs.begin(), pairs.end(), [](const BorderlinePair& x, const BorderlinePair& y) {
+    return x.a != y.a ? x.a < y.a : x.b < y.b;
+  });
+  auto bytes_of = [&](const std::vector<size_t>& round) {
+    std::map<uint64_t, uint64_t> sets;
+    for (size_t i : round) {
+      sets[pairs[i].a] = 8 * uint64_t(pairs[i].size_a);
+      sets[pairs[i].b] = 8 * uint64_t(pairs[i].size_b);
+    }
+    uint64_t bytes = 0;
+    for (const auto& [doc, b] : sets) bytes += b;
+    return bytes;
+  };
+  for (const bool every : {true, false}) {
+    auto wanted = [&](const BorderlinePair& p) { return every || (p.a + p.b) % 3 != 0; };
+    for (uint64_t budget : {uint64_t(1), uint64_t(2000), uint64_t(20000), uint64_t(1) << 40}) {
+      std::vector<std::vector<size_t>> rounds;
+      size_t next = 0;
+      for (auto r = gpudedup::mpi::next_round(pairs, &next, budget, wanted); !r.empty();
+           r = gpudedup::mpi::next_round(pairs, &next, budget, wanted)) {
+        rounds.push_back(r);
+      }
+      EXPECT_EQ(next, pairs.size());
+      std::vector<size_t> taken, expected;
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        if (wanted(pairs[i])) expected.push_back(i);
+      }
+      for (size_t r = 0; r < rounds.size(); ++r) {
+        taken.insert(taken.end(), rounds[r].begin(), rounds[r].end());
+        if (rounds[r].size() > 1) EXPECT_LE(bytes_of(rounds[r]), budget) << "round " << r << ", budget " << budget;
+        if (r + 1 < rounds.size()) {
+          auto more = rounds[r];
+          more.push_back(rounds[r + 1].front());
+          EXPECT_GT(bytes_of(more), budget) << "round " << r << " could hold the next pair";
+        }
+      }
+      EXPECT_EQ(taken, expected) << "budget " << budget;
+      if (budget == 1) EXPECT_EQ(rounds.size(), expected.size());
+      if (budget == uint64_t(1) << 40) EXPECT_EQ(rounds.size(), 1u);
+    }
+  }
+  size_t next = 0;
+  EXPECT_TRUE(gpudedup::mpi::next_round({}, &next, 100, [](const BorderlinePair&) { return true; }).empty());
+}
+#endif
 
 // Planted: a cluster with a member in every shard (so on every rank), documents identical
 // across shards, a shard that is empty and a large shard that leaves some rank nothing
