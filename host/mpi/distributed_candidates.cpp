@@ -124,8 +124,12 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
     if (!verify) return detail::Verdict::pass;
     const uint32_t ia = index(a), ib = index(b);
     const double s = detail::pair_similarity(spec, view, ia, ib);
-    if (band) return band->classify(view, ia, ib, s);
-    return s >= c.threshold ? detail::Verdict::pass : detail::Verdict::fail;
+    const detail::Verdict by_estimate = s >= c.threshold ? detail::Verdict::pass : detail::Verdict::fail;
+    if (!band) return by_estimate;
+    const detail::Verdict v = band->classify(view, ia, ib, s);
+    // Without a collector a borderline pair is decided by its estimate (as one process
+    // decides it without a text replay).
+    return v == detail::Verdict::borderline && !borderline ? by_estimate : v;
   };
   auto hold = [&](uint64_t a, uint64_t b) -> BorderlinePair { return {a, b, sizes[index(a)], sizes[index(b)]}; };
   const int threads = c.threads > 0 ? c.threads : omp_get_max_threads();

@@ -48,7 +48,8 @@ struct BorderlinePair {
 /// near-copies costs about s verifications and O(s) memory. Under --verify auto the
 /// estimate passes a pair outside the borderline band (the single-process rules,
 /// BorderlineVerifier); the borderline pairs (of a large bucket: those met while their
-/// members are apart) go to *borderline, for the exact check (distributed_borderline.hpp).
+/// members are apart) go to *borderline, for the exact check (distributed_borderline.hpp);
+/// without `borderline` they are decided by the estimate.
 /// Exact verification of every pair is refused before the job starts.
 std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
                                     const detail::SketchSpec& spec, OwnedCandidates candidates,
