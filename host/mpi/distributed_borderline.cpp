@@ -80,7 +80,8 @@ std::vector<size_t> next_round(const std::vector<BorderlinePair>& pairs, size_t*
 
 std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& firsts, RankInput& in,
                                     const detail::SketchSpec& spec, std::vector<BorderlinePair> pairs,
-                                    detail::BorderlineStats* stats, uint64_t set_budget) {
+                                    const std::vector<uint64_t>* passing_labels, detail::BorderlineStats* stats,
+                                    uint64_t set_budget) {
   const int me = ex.rank();
   const uint64_t first = in.corpus.first;
   // Each pair once, on the owner of its earlier document.
@@ -93,20 +94,38 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
   mine.erase(std::unique(mine.begin(), mine.end(),
                          [](const BorderlinePair& x, const BorderlinePair& y) { return x.a == y.a && x.b == y.b; }),
              mine.end());
-  stats->pairs += mine.size();
-
-  // A pair whose documents earlier exact passes here have joined is skipped (it joins
-  // nothing new), as one process skips it: a family of near-copies costs about one check
-  // per member, not one per pair.
   std::vector<uint64_t> docs;
   for (const auto& p : mine) {
     docs.push_back(p.a);
     docs.push_back(p.b);
   }
   sort_unique(docs);
-  auto at_doc = [&](uint64_t d) { return uint32_t(std::lower_bound(docs.begin(), docs.end(), d) - docs.begin()); };
-  detail::UnionFind joined(docs.size());
-  auto apart = [&](const BorderlinePair& p) { return joined.find(at_doc(p.a)) != joined.find(at_doc(p.b)); };
+  auto at_doc = [&](uint64_t d) { return size_t(std::lower_bound(docs.begin(), docs.end(), d) - docs.begin()); };
+  // Each document's component of the passing pairs, from its owner (every rank asks, with
+  // documents or not): a pair inside one joins nothing and is dropped, as one process
+  // drops it. Without them each document is its own.
+  std::vector<uint64_t> key = docs;
+  if (passing_labels) {
+    key = fetch_from_owners<uint64_t>(ex, firsts, docs, 1, "labels of borderline documents",
+                                      [&](uint64_t d, uint64_t* out) { *out = (*passing_labels)[d - first]; });
+    mine.erase(std::remove_if(mine.begin(), mine.end(),
+                              [&](const BorderlinePair& p) { return key[at_doc(p.a)] == key[at_doc(p.b)]; }),
+               mine.end());
+  }
+  stats->pairs += mine.size();
+
+  // A pair whose components earlier exact passes here have joined is skipped (it joins
+  // nothing new), as one process skips it: a family of near-copies costs about one check
+  // per member, not one per pair.
+  std::vector<uint64_t> keys = key;
+  sort_unique(keys);
+  std::vector<uint32_t> key_of(docs.size());
+  for (size_t i = 0; i < docs.size(); ++i) {
+    key_of[i] = uint32_t(std::lower_bound(keys.begin(), keys.end(), key[i]) - keys.begin());
+  }
+  detail::UnionFind joined(keys.size());
+  auto component = [&](uint64_t d) { return joined.find(key_of[at_doc(d)]); };
+  auto apart = [&](const BorderlinePair& p) { return component(p.a) != component(p.b); };
 
   const double threshold = detail::make_borderline_band(spec.config).threshold;
   const int threads = spec.config.threads > 0 ? spec.config.threads : omp_get_max_threads();
@@ -191,7 +210,7 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
         if (!pass[i]) continue;
         ++stats->passed;
         const BorderlinePair& p = mine[todo[i]];
-        if (joined.unite(at_doc(p.a), at_doc(p.b))) edges.push_back({p.a, p.b});
+        if (joined.unite(component(p.a), component(p.b))) edges.push_back({p.a, p.b});
       }
     }
     ++stats->passes;

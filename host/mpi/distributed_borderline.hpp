@@ -17,15 +17,17 @@ namespace gpudedup::mpi {
 
 /// Edges that join the components of the borderline pairs found on this rank (any rank
 /// may find the same pair) that pass exactly. Each pair goes to the owner of its earlier
-/// document ("borderline pairs"), which checks it unless the pairs it passed before have
-/// joined its documents (in (a, b) order); its pairs are cut into rounds whose distinct
-/// documents' sets (8 bytes a shingle, by the set sizes) fit `set_budget`.
+/// document ("borderline pairs"), which drops it when `passing_labels` (this rank's
+/// documents' labels in the components of the passing pairs; may be null) put both
+/// documents in one component, and checks it unless the pairs it passed before have
+/// joined their components (in (a, b) order); its pairs are cut into rounds whose
+/// distinct documents' sets (8 bytes a shingle, by the set sizes) fit `set_budget`.
 /// Every rank calls it, with pairs or not. `stats` gets this rank's counts (the job sums
 /// them; passes is the number of rounds, the same on every rank).
 /// @throws data_error when a document is not found again (the input changed).
 std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& firsts, RankInput& in,
                                     const detail::SketchSpec& spec, std::vector<BorderlinePair> pairs,
-                                    detail::BorderlineStats* stats,
+                                    const std::vector<uint64_t>* passing_labels, detail::BorderlineStats* stats,
                                     uint64_t set_budget = detail::borderline_set_budget);
 
 /// The next round of the exact check: from pairs[*next] on, the indices of the pairs that

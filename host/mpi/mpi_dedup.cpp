@@ -140,7 +140,11 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   t0 = stage_clock::now();
   detail::BorderlineStats verify_stats;
   if (automatic) {
-    const std::vector<Edge> exact = decide_borderline(ex, firsts, in, spec, std::move(borderline), &verify_stats);
+    ComponentRounds passing_rounds;  // the passing pairs' components, to drop pairs inside one
+    const std::vector<uint64_t> passing =
+        connected_components(ex, firsts, in.corpus.first, count, edges, &passing_rounds);
+    const std::vector<Edge> exact =
+        decide_borderline(ex, firsts, in, spec, std::move(borderline), &passing, &verify_stats);
     edges.insert(edges.end(), exact.begin(), exact.end());
   }
   const double seconds_borderline = seconds_since(t0);
