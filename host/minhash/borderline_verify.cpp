@@ -15,7 +15,8 @@
 
 #include "gpudedup/detail/similarity.hpp"
 #include "gpudedup/errors.hpp"
-#include "host/core/parallel_errors.hpp"
+#include "host/core/format.hpp"
+#include "host/minhash/replay_chunk.hpp"
 
 namespace gpudedup::detail {
 
@@ -30,58 +31,6 @@ void make_distinct(std::vector<ScoredPair>& pairs) {
                           [](const ScoredPair& x, const ScoredPair& y) { return x.a == y.a && x.b == y.b; }),
               pairs.end());
 }
-
-/// Text bytes of replayed documents shingled together, on every thread: the shingling
-/// (normalize, hash, sort) is the exact check's main cost. Their sets are at most about
-/// 8 bytes per text byte, so a chunk holds at most ~72 MiB.
-constexpr size_t replay_chunk_bytes = size_t(8) << 20;
-
-/// Replayed documents gathered until a chunk is full, then shingled in parallel and
-/// handed on in input order.
-class ReplayChunk {
- public:
-  explicit ReplayChunk(const SketchSpec& spec) : spec_(spec) {}
-
-  /// Copies the text; true when the chunk is full.
-  bool add(uint32_t doc, std::string_view text) {
-    docs_.push_back(doc);
-    text_.insert(text_.end(), text.begin(), text.end());
-    ends_.push_back(text_.size());
-    return text_.size() >= replay_chunk_bytes;
-  }
-
-  /// take(doc, set) for every document gathered, in order; then empty.
-  template <class Take>
-  void flush(Take&& take) {
-    const int64_t n = int64_t(docs_.size());
-    sets_.resize(docs_.size());
-    const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
-    ParallelErrors errors;
-#pragma omp parallel num_threads(threads)
-    {
-      std::vector<uint8_t> scratch;
-#pragma omp for schedule(dynamic, 1)
-      for (int64_t i = 0; i < n; ++i) errors.run([&] {
-        const size_t from = i == 0 ? 0 : ends_[size_t(i) - 1];
-        shingle_set(spec_.shingles, std::string_view(text_.data() + from, ends_[size_t(i)] - from), scratch,
-                    sets_[size_t(i)]);
-      });
-    }
-    errors.rethrow();
-    for (size_t i = 0; i < docs_.size(); ++i) take(docs_[i], sets_[i]);
-    docs_.clear();
-    text_.clear();
-    ends_.clear();
-    sets_.clear();
-  }
-
- private:
-  const SketchSpec& spec_;
-  std::vector<uint32_t> docs_;
-  std::vector<char> text_;
-  std::vector<size_t> ends_;
-  std::vector<std::vector<uint64_t>> sets_;
-};
 
 }  // namespace
 
@@ -108,6 +57,30 @@ BorderlineBand make_borderline_band(const Config& config) {
   band.margin = borderline_sigmas * std::sqrt(t * (1 - t) / p) + 1 / p;
   band.similarity = config.similarity;
   return band;
+}
+
+std::vector<StatsField> borderline_stats_fields(const BorderlineBand& band, const BorderlineStats& b) {
+  auto number = [](uint64_t v) { return std::to_string(v); };
+  return {{"verify_margin", format("%.6f", band.margin)},
+          {"verify_borderline_pairs", number(b.pairs)},
+          {"verify_exact_pairs", number(b.verified)},
+          {"verify_exact_passed", number(b.passed)},
+          {"verify_by_estimate", number(b.by_estimate)},
+          {"verify_reread_documents", number(b.documents)},
+          {"verify_reread_passes", number(b.passes)}};
+}
+
+std::string describe_borderline(const BorderlineBand& band, const BorderlineStats& b) {
+  const unsigned long long pairs = b.pairs;
+  if (b.by_estimate > 0) {
+    return format("verify auto: %llu pairs within %.4f of the threshold, decided by the estimate (no texts to read "
+                  "again)",
+                  pairs, band.margin);
+  }
+  return format("verify auto: %llu pairs within %.4f of the threshold; %llu verified exactly (%llu passed; %llu "
+                "documents read again in %llu passes)",
+                pairs, band.margin, (unsigned long long)b.verified, (unsigned long long)b.passed,
+                (unsigned long long)b.documents, (unsigned long long)b.passes);
 }
 
 BorderlineVerifier::BorderlineVerifier(const SketchSpec& spec, uint64_t set_budget)

@@ -7,6 +7,7 @@
 // earlier documents up to a byte budget per pass.
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "gpudedup/method.hpp"
@@ -58,6 +59,10 @@ struct BorderlineStats {
   uint64_t documents = 0;    ///< documents read again
   uint64_t passes = 0;       ///< passes over the input
 };
+
+/// The stats file's verify_* entries (docs/user-guide.md), and the summary's line.
+std::vector<StatsField> borderline_stats_fields(const BorderlineBand& band, const BorderlineStats& stats);
+std::string describe_borderline(const BorderlineBand& band, const BorderlineStats& stats);
 
 class BorderlineVerifier {
  public:

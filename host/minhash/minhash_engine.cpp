@@ -372,18 +372,9 @@ void MinHashEngine::set_text_replay(TextReplay replay) { impl_->replay = std::mo
 
 std::vector<StatsField> MinHashEngine::stats_fields(const DedupResult&) const {
   const auto& s = *impl_;
-  std::vector<StatsField> f;  // "verify" itself is a shared entry of the stats file
-  if (!s.borderline) return f;
-  const detail::BorderlineStats& b = s.borderline->stats();
-  auto number = [](uint64_t v) { return std::to_string(v); };
-  f.push_back({"verify_margin", detail::format("%.6f", s.borderline->band().margin)});
-  f.push_back({"verify_borderline_pairs", number(b.pairs)});
-  f.push_back({"verify_exact_pairs", number(b.verified)});
-  f.push_back({"verify_exact_passed", number(b.passed)});
-  f.push_back({"verify_by_estimate", number(b.by_estimate)});
-  f.push_back({"verify_reread_documents", number(b.documents)});
-  f.push_back({"verify_reread_passes", number(b.passes)});
-  return f;
+  // "verify" itself is a shared entry of the stats file
+  if (!s.borderline) return {};
+  return detail::borderline_stats_fields(s.borderline->band(), s.borderline->stats());
 }
 
 std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
@@ -393,19 +384,7 @@ std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
       detail::format("minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs", c.minhash.num_perm,
                      r.lsh.bands, r.lsh.rows, c.lsh.bands ? "given" : "auto", c.threshold,
                      (unsigned long long)r.candidate_pairs)};
-  if (s.borderline) {
-    const detail::BorderlineStats& b = s.borderline->stats();
-    const unsigned long long pairs = b.pairs;
-    const double margin = s.borderline->band().margin;
-    lines.push_back(b.by_estimate > 0
-                        ? detail::format("verify auto: %llu pairs within %.4f of the threshold, decided by the estimate "
-                                         "(no texts to read again)",
-                                         pairs, margin)
-                        : detail::format("verify auto: %llu pairs within %.4f of the threshold; %llu verified exactly "
-                                         "(%llu passed; %llu documents read again in %llu passes)",
-                                         pairs, margin, (unsigned long long)b.verified, (unsigned long long)b.passed,
-                                         (unsigned long long)b.documents, (unsigned long long)b.passes));
-  }
+  if (s.borderline) lines.push_back(detail::describe_borderline(s.borderline->band(), s.borderline->stats()));
   if (s.spill) {
     lines.push_back(detail::format("past the memory limit (%.1f MiB): spilled %.1f MiB to %s, up to %u partitions per band",
                                    double(s.memory_limit) / (1 << 20), double(s.spill->bytes()) / (1 << 20),

@@ -5,11 +5,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "gpudedup/detail/minhash.hpp"
 #include "host/core/parallel_errors.hpp"
 #include "host/core/radix_sort.hpp"
 #include "host/core/union_find.hpp"
+#include "host/minhash/borderline_verify.hpp"
 #include "host/mpi/rank_spill.hpp"
 #include "gpudedup/detail/buckets.hpp"
 
@@ -85,7 +87,7 @@ OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const 
 
 std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
                                     const detail::SketchSpec& spec, OwnedCandidates candidates,
-                                    std::vector<ScoredPair>* passing) {
+                                    std::vector<BorderlinePair>* borderline, std::vector<ScoredPair>* passing) {
   const Config& c = spec.config;
   std::vector<Edge>& pairs = candidates.pairs;
   const bool verify = c.verify != VerifyMode::none;
@@ -114,34 +116,55 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   }
   const detail::CorpusView view{&fetched, &sizes, nullptr};
   auto index = [&](uint64_t d) { return uint32_t(std::lower_bound(want.begin(), want.end(), d) - want.begin()); };
-  // Not fetched (--verify none, no --pairs): every pair passes, and its score is unused.
-  auto score = [&](uint64_t a, uint64_t b) {
-    return fetch ? detail::pair_similarity(spec, view, index(a), index(b)) : 1.0;
+  // --verify auto: the single-process verdicts; otherwise a pair passes or fails. Not
+  // fetched (--verify none, no --pairs): every pair passes, and its score is unused.
+  std::optional<detail::BorderlineVerifier> band;
+  if (c.verify == VerifyMode::automatic) band.emplace(spec);
+  struct Scored {
+    detail::Verdict verdict;
+    double similarity;
   };
-  auto passes = [&](double similarity) { return !verify || similarity >= c.threshold; };
+  auto verdict = [&](uint64_t a, uint64_t b) -> Scored {
+    if (!fetch) return {detail::Verdict::pass, 1.0};
+    const uint32_t ia = index(a), ib = index(b);
+    const double s = detail::pair_similarity(spec, view, ia, ib);
+    if (!verify) return {detail::Verdict::pass, s};
+    const detail::Verdict by_estimate = s >= c.threshold ? detail::Verdict::pass : detail::Verdict::fail;
+    if (!band) return {by_estimate, s};
+    const detail::Verdict v = band->classify(view, ia, ib, s);
+    // Without a collector a borderline pair is decided by its estimate (as one process
+    // decides it without a text replay).
+    return {v == detail::Verdict::borderline && !borderline ? by_estimate : v, s};
+  };
+  auto hold = [&](uint64_t a, uint64_t b) -> BorderlinePair { return {a, b, sizes[index(a)], sizes[index(b)]}; };
   const int threads = c.threads > 0 ? c.threads : omp_get_max_threads();
   detail::ParallelErrors errors;
 
   // Listed pairs, each on its own: they split across the CPU cores (pair_similarity is pure).
-  std::vector<double> scores(pairs.size());
+  std::vector<Scored> verdicts(pairs.size());
   const int64_t n = int64_t(pairs.size());
 #pragma omp parallel for schedule(static, verify_chunk) num_threads(threads)
-  for (int64_t i = 0; i < n; ++i) errors.run([&] { scores[size_t(i)] = score(pairs[size_t(i)].a, pairs[size_t(i)].b); });
+  for (int64_t i = 0; i < n; ++i) errors.run([&] { verdicts[size_t(i)] = verdict(pairs[size_t(i)].a, pairs[size_t(i)].b); });
   errors.rethrow();
   std::vector<Edge> edges;
   for (size_t i = 0; i < pairs.size(); ++i) {
-    if (!passes(scores[i])) continue;
-    edges.push_back(pairs[i]);
-    if (passing) passing->push_back({pairs[i].a, pairs[i].b, scores[i]});
+    if (verdicts[i].verdict == detail::Verdict::pass) {
+      edges.push_back(pairs[i]);
+      if (passing) passing->push_back({pairs[i].a, pairs[i].b, verdicts[i].similarity});
+    } else if (verdicts[i].verdict == detail::Verdict::borderline && borderline) {
+      borderline->push_back(hold(pairs[i].a, pairs[i].b));
+    }
   }
   pairs = {};
 
   // Large buckets, one per thread at a time: the pairs in the single-process order, each
   // verified only while its members are in different components of the bucket's own
-  // union-find, whose joins are the edges (a spanning forest of the passing pairs). With
-  // `passing` every pair is verified, as one process lists them (--all-pairs).
+  // union-find, whose joins are the edges (a spanning forest of the passing pairs). A
+  // borderline pair met there is kept: a pair passing exactly could join two of them.
+  // With `passing` every pair is verified, as one process lists them (--all-pairs).
   const auto& large = candidates.large_buckets;
   std::vector<std::vector<Edge>> forests(large.size());
+  std::vector<std::vector<BorderlinePair>> held(large.size());
   std::vector<std::vector<ScoredPair>> listed(passing ? large.size() : 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t b = 0; b < int64_t(large.size()); ++b) errors.run([&] {
@@ -151,12 +174,14 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
       for (uint32_t i = 0; i < j; ++i) {
         const bool joins = apart.find(i) != apart.find(j);
         if (!joins && !passing) continue;
-        const double s = score(members[i], members[j]);
-        if (!passes(s)) continue;
-        if (passing) listed[size_t(b)].push_back({members[i], members[j], s});
-        if (joins) {
+        const Scored v = verdict(members[i], members[j]);
+        if (v.verdict == detail::Verdict::pass) {
+          if (passing) listed[size_t(b)].push_back({members[i], members[j], v.similarity});
+          if (!joins) continue;
           apart.unite(i, j);
           forests[size_t(b)].push_back({members[i], members[j]});
+        } else if (v.verdict == detail::Verdict::borderline && joins && borderline) {
+          held[size_t(b)].push_back(hold(members[i], members[j]));
         }
       }
     }
@@ -164,6 +189,9 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   errors.rethrow();
   for (const auto& forest : forests) edges.insert(edges.end(), forest.begin(), forest.end());
   for (const auto& some : listed) passing->insert(passing->end(), some.begin(), some.end());
+  if (borderline) {
+    for (const auto& pairs_held : held) borderline->insert(borderline->end(), pairs_held.begin(), pairs_held.end());
+  }
   sort_unique(edges);
   return edges;
 }

@@ -38,17 +38,31 @@ struct OwnedCandidates {
 /// engine counts them with every pair of every bucket (a pair in two bands twice).
 OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const LshParams& lsh, uint64_t* candidates);
 
+/// A candidate pair of --verify auto whose estimate lies within the margin of the
+/// threshold (host/minhash/borderline_verify.hpp), with the two documents' set sizes.
+struct BorderlinePair {
+  uint64_t a = 0;
+  uint64_t b = 0;
+  uint32_t size_a = 0;
+  uint32_t size_b = 0;
+};
+
 /// The edges that join the same components as every passing candidate pair under the
 /// spec's config (estimate: the signatures, fetched from their owners; none: all pass):
 /// each listed pair that passes, and for each large bucket a spanning forest of its
 /// passing pairs — a pair is verified only while its members are apart, so a bucket of
-/// near-copies costs about s verifications and O(s) memory. Exact verification needs
-/// the shingle sets and is refused before the job starts. When `passing` is given it also
-/// receives every passing candidate pair with its similarity (--pairs --all-pairs: large
-/// buckets are then verified pair by pair), in no particular order and possibly more than
-/// once (a pair in several large buckets).
+/// near-copies costs about s verifications and O(s) memory. Under --verify auto the
+/// estimate passes a pair outside the borderline band (the single-process rules,
+/// BorderlineVerifier); the borderline pairs (of a large bucket: those met while their
+/// members are apart) go to *borderline, for the exact check (distributed_borderline.hpp);
+/// without `borderline` they are decided by the estimate.
+/// Exact verification of every pair is refused before the job starts. When `passing` is
+/// given it also receives every pair passing by the estimate with its similarity (--pairs
+/// --all-pairs: large buckets are then verified pair by pair), in no particular order and
+/// possibly more than once (a pair in several large buckets).
 std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
                                     const detail::SketchSpec& spec, OwnedCandidates candidates,
+                                    std::vector<BorderlinePair>* borderline = nullptr,
                                     std::vector<ScoredPair>* passing = nullptr);
 
 }  // namespace gpudedup::mpi

@@ -17,6 +17,7 @@
 #include "host/io/result_writers.hpp"
 #include "host/io/shard_outputs.hpp"
 #include "host/device/resolve_backend.hpp"
+#include "host/mpi/distributed_borderline.hpp"
 #include "host/mpi/distributed_components.hpp"
 #include "host/mpi/input_share.hpp"
 #include "host/mpi/rank_outputs.hpp"
@@ -43,8 +44,9 @@ void refuse_unsupported(const DedupJob& job) {
                       " does not run under MPI: only minhash does (docs/scaling.md); run it without mpirun");
   }
   if (c.verify == VerifyMode::exact) {
-    throw usage_error("`verify` exact does not run under MPI (it needs every shingle set on the rank that verifies): "
-                      "use --verify estimate or none, or run without mpirun");
+    throw usage_error("`verify` exact does not run under MPI: every pair of a large bucket would need its exact check "
+                      "(s(s-1)/2 for s near-copies; --verify auto checks only the borderline ones): use the default "
+                      "--verify auto, or run without mpirun");
   }
   // One Parquet file cannot be appended to another; --output-dir writes one per input.
   if (kept_format(job.outputs.output, job.input) == KeptFormat::parquet) {
@@ -56,6 +58,10 @@ void refuse_unsupported(const DedupJob& job) {
     throw usage_error("`outputs.pairs` without `all_pairs` is not written under MPI (the pairs that joined clusters "
                       "depend on the order one process meets them): add `all_pairs` to list every passing pair, as "
                       "one process does, or run without mpirun");
+  }
+  if (!job.outputs.pairs.empty() && c.verify == VerifyMode::automatic) {
+    throw usage_error("`outputs.pairs` under MPI lists the pairs decided by the estimate: add `verify` estimate (or "
+                      "none) with `all_pairs`, or run without mpirun for --pairs with --verify auto");
   }
 }
 
@@ -153,13 +159,29 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
                       "steps keep a spanning forest, not every passing pair): raise `memory_limit` or run without "
                       "mpirun for --pairs");
   }
+  const bool automatic = job.config.verify == VerifyMode::automatic;
+  std::vector<BorderlinePair> borderline;
   SpillReport spill;
   std::vector<ScoredPair> passing;  // --pairs (with --all-pairs): every passing pair
   std::vector<Edge> edges =
-      spilled_ranks ? spilled_candidate_edges(ex, firsts, in.corpus, spec, lsh, memory, &candidates, &spill)
+      spilled_ranks ? spilled_candidate_edges(ex, firsts, in.corpus, spec, lsh, memory, &candidates, &spill,
+                                              automatic ? &borderline : nullptr)
                     : verify_candidates(ex, firsts, in.corpus, spec, owned_candidates(ex, in.corpus, lsh, &candidates),
+                                        automatic ? &borderline : nullptr,
                                         job.outputs.pairs.empty() ? nullptr : &passing);
   const double seconds_candidates = seconds_since(t0);
+  // --verify auto: the borderline pairs that pass exactly join the edges.
+  t0 = stage_clock::now();
+  detail::BorderlineStats verify_stats;
+  if (automatic) {
+    ComponentRounds passing_rounds;  // the passing pairs' components, to drop pairs inside one
+    const std::vector<uint64_t> passing =
+        connected_components(ex, firsts, in.corpus.first, count, edges, &passing_rounds);
+    const std::vector<Edge> exact =
+        decide_borderline(ex, firsts, in, spec, std::move(borderline), &passing, &verify_stats);
+    edges.insert(edges.end(), exact.begin(), exact.end());
+  }
+  const double seconds_borderline = seconds_since(t0);
   t0 = stage_clock::now();
   ComponentRounds rounds;
   const std::vector<uint64_t> label = connected_components(ex, firsts, in.corpus.first, count, std::move(edges), &rounds);
@@ -227,13 +249,14 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   r.clusters = ex.sum(clusters);
   // The slowest rank's seconds: a stage ends when its last rank does.
   r.seconds.sketch = ex.max(in.seconds_sketch);
-  r.seconds.candidates = ex.max(seconds_candidates);
+  r.seconds.candidates = ex.max(seconds_candidates + seconds_borderline);
   r.seconds.cluster = ex.max(seconds_cluster);
   s.seconds_read = ex.max(in.seconds_read);
   s.seconds_write = ex.max(seconds_write);
   s.kept = documents - r.removed;
   s.method_stats = engine.stats_fields(r);
   s.description = engine.describe(r);
+  if (automatic) report_borderline(ex, spec, verify_stats, s.method_stats, s.description);
   s.description.push_back(detail::format("mpi: %d ranks, %u hooking rounds, %u pointer-jumping steps", ex.ranks(),
                                          rounds.hook_rounds, rounds.jump_rounds));
   if (spilled_ranks) {
@@ -243,10 +266,10 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
         unsigned(ex.max(uint64_t(spill.partitions))), (unsigned long long)spill.steps));
   }
   const std::string line = detail::format(
-      "rank %d: %llu documents from %zu inputs or parts; read %.2f s, sketch %.2f s, candidates %.2f s, cluster %.2f s, "
-      "write %.2f s; ",
+      "rank %d: %llu documents from %zu inputs or parts; read %.2f s, sketch %.2f s, candidates %.2f s, borderline "
+      "%.2f s, cluster %.2f s, write %.2f s; ",
       ex.rank(), (unsigned long long)count, in.pieces.size(), in.seconds_read, in.seconds_sketch, seconds_candidates,
-      seconds_cluster, seconds_write) + exchanged(ex) + spill_line(in.corpus, spill);
+      seconds_borderline, seconds_cluster, seconds_write) + exchanged(ex) + spill_line(in.corpus, spill);
   o.report = ex.gather_to_root(line, "report");
   // Every rank has written all its outputs once this collective returns (a rank that
   // failed never joins it, and ends the job): only then does any rank commit.

@@ -62,8 +62,8 @@ class JoinedSoFar {
 class Steps {
  public:
   Steps(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus, const detail::SketchSpec& spec,
-        StepLimits limits)
-      : ex_(ex), firsts_(firsts), corpus_(corpus), spec_(spec), limits_(limits) {}
+        StepLimits limits, std::vector<BorderlinePair>* borderline)
+      : ex_(ex), firsts_(firsts), corpus_(corpus), spec_(spec), limits_(limits), borderline_(borderline) {}
 
   /// A listed pair, members i < j of their bucket as the walk gives them (j: the later one).
   void add_pair(uint64_t i, uint64_t j) {
@@ -100,7 +100,7 @@ class Steps {
     const bool more = ex_.max(uint64_t(last ? 0 : 1)) != 0;
     sort_unique(pending_.pairs);
     sort_unique(pending_.large_buckets);
-    std::vector<Edge> e = verify_candidates(ex_, firsts_, corpus_, spec_, std::move(pending_));
+    std::vector<Edge> e = verify_candidates(ex_, firsts_, corpus_, spec_, std::move(pending_), borderline_);
     pending_ = {};
     rows_ = 0;
     last_j_ = std::numeric_limits<uint64_t>::max();
@@ -116,6 +116,7 @@ class Steps {
   const LocalCorpus& corpus_;
   const detail::SketchSpec& spec_;
   StepLimits limits_;
+  std::vector<BorderlinePair>* borderline_;  // --verify auto: the steps' borderline pairs
   OwnedCandidates pending_;
   uint64_t rows_ = 0, last_j_ = std::numeric_limits<uint64_t>::max();
   JoinedSoFar joined_;
@@ -180,7 +181,8 @@ StepLimits step_limits(const RankMemory& memory, uint32_t num_perm, int ranks) {
 
 std::vector<Edge> spilled_candidate_edges(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
                                           const detail::SketchSpec& spec, const LshParams& lsh,
-                                          const RankMemory& memory, uint64_t* candidates, SpillReport* report) {
+                                          const RankMemory& memory, uint64_t* candidates, SpillReport* report,
+                                          std::vector<BorderlinePair>* borderline) {
   const uint64_t base = firsts.front();
   const uint64_t documents = ex.sum(corpus_documents(corpus));
   if (documents > std::numeric_limits<uint32_t>::max()) {
@@ -199,7 +201,7 @@ std::vector<Edge> spilled_candidate_edges(Exchange& ex, const std::vector<uint64
 
   // Half the limit for a partition being sorted and walked.
   detail::PartitionedCandidates walker(keys, memory.limit / 2);
-  Steps steps(ex, firsts, corpus, spec, step_limits(memory, P, ex.ranks()));
+  Steps steps(ex, firsts, corpus, spec, step_limits(memory, P, ex.ranks()), borderline);
   uint64_t listed = 0;
   for (uint32_t band = 0; band < lsh.bands; ++band) {
     // Buckets past detail::all_pairs_bucket_limit give their window pairs (harmless: pairs

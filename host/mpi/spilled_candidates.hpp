@@ -32,9 +32,12 @@ StepLimits step_limits(const RankMemory& memory, uint32_t num_perm, int ranks);
 /// The same components as owned_candidates + verify_candidates (the edges may differ:
 /// a spanning forest of them, a candidate whose documents are joined already skipped). Adds the candidate pairs to
 /// *candidates, counted as owned_candidates counts them. Needs fewer than 2^32 documents
-/// in all (a band entry holds a 32-bit document number).
+/// in all (a band entry holds a 32-bit document number). Under --verify auto the borderline
+/// pairs of every step go to *borderline (verify_candidates), those whose documents earlier
+/// steps joined left out: they cannot change a component.
 std::vector<Edge> spilled_candidate_edges(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
                                           const detail::SketchSpec& spec, const LshParams& lsh,
-                                          const RankMemory& memory, uint64_t* candidates, SpillReport* report);
+                                          const RankMemory& memory, uint64_t* candidates, SpillReport* report,
+                                          std::vector<BorderlinePair>* borderline = nullptr);
 
 }  // namespace gpudedup::mpi

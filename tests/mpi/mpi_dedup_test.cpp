@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#ifdef GPUDEDUP_HAVE_MPI
+#include "host/mpi/distributed_borderline.hpp"
+#endif
 #include "host/mpi/input_share.hpp"
 #include "host/mpi/mpi_dedup.hpp"
 #include "support/files.hpp"
@@ -54,17 +57,11 @@ int dedup(const std::vector<std::string>& shards, const std::string& out, int ra
   return code;
 }
 
-/// Options of the single-process run an MPI job with `extra` equals: under MPI the
-/// default --verify auto decides borderline pairs by the estimate (docs/scaling.md).
-std::string single_process_options(const std::string& extra) {
-  return extra.find("--verify") == std::string::npos ? extra + " --verify estimate" : extra;
-}
-
-/// Single-process outputs equal those of 1, 2, 3 and 4 ranks.
+/// Single-process outputs equal those of 1, 2, 3 and 4 ranks with the same options.
 void expect_same_for_all_ranks(const TempDir& dir, const std::vector<std::string>& shards,
                                const std::string& extra = "") {
   const std::string single = dir.path("single");
-  ASSERT_EQ(dedup(shards, single, 0, single_process_options(extra)), 0)
+  ASSERT_EQ(dedup(shards, single, 0, extra), 0)
       << test_support::read_file(single + "/stderr.log");
   ASSERT_NE(test_support::read_file(single + "/removed.tsv"), "") << "the corpus must have duplicates";
   for (int n = 1; n <= 4; ++n) {
@@ -172,6 +169,66 @@ TEST(MpiInputShare, LargeFilesSplitAtSliceBounds) {
     }
   }
 }
+
+#ifdef GPUDEDUP_HAVE_MPI
+// The exact check's rounds: in order, the wanted pairs only, each round holding the sets of
+// its distinct documents within the budget (a pair alone may pass it) and as long as the
+// budget allows (the next wanted pair would not fit); every wanted pair in one round.
+TEST(MpiBorderlineRounds, TakeTheWantedPairsWithinTheBudget) {
+  using gpudedup::mpi::BorderlinePair;
+  std::mt19937_64 rng(17);
+  std::vector<BorderlinePair> pairs;
+  for (uint64_t a = 0; a < 300; ++a) {
+    for (int k = 0; k < 1 + int(rng() % 3); ++k) {
+      const uint64_t b = a + 1 + rng() % 50;
+      pairs.push_back({a, b, uint32_t(1 + a % 97), uint32_t(1 + b % 97)});
+    }
+  }
+  std::sort(pairs.begin(), pairs.end(), [](const BorderlinePair& x, const BorderlinePair& y) {
+    return x.a != y.a ? x.a < y.a : x.b < y.b;
+  });
+  auto bytes_of = [&](const std::vector<size_t>& round) {
+    std::map<uint64_t, uint64_t> sets;
+    for (size_t i : round) {
+      sets[pairs[i].a] = 8 * uint64_t(pairs[i].size_a);
+      sets[pairs[i].b] = 8 * uint64_t(pairs[i].size_b);
+    }
+    uint64_t bytes = 0;
+    for (const auto& [doc, b] : sets) bytes += b;
+    return bytes;
+  };
+  for (const bool every : {true, false}) {
+    auto wanted = [&](const BorderlinePair& p) { return every || (p.a + p.b) % 3 != 0; };
+    for (uint64_t budget : {uint64_t(1), uint64_t(2000), uint64_t(20000), uint64_t(1) << 40}) {
+      std::vector<std::vector<size_t>> rounds;
+      size_t next = 0;
+      for (auto r = gpudedup::mpi::next_round(pairs, &next, budget, wanted); !r.empty();
+           r = gpudedup::mpi::next_round(pairs, &next, budget, wanted)) {
+        rounds.push_back(r);
+      }
+      EXPECT_EQ(next, pairs.size());
+      std::vector<size_t> taken, expected;
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        if (wanted(pairs[i])) expected.push_back(i);
+      }
+      for (size_t r = 0; r < rounds.size(); ++r) {
+        taken.insert(taken.end(), rounds[r].begin(), rounds[r].end());
+        if (rounds[r].size() > 1) EXPECT_LE(bytes_of(rounds[r]), budget) << "round " << r << ", budget " << budget;
+        if (r + 1 < rounds.size()) {
+          auto more = rounds[r];
+          more.push_back(rounds[r + 1].front());
+          EXPECT_GT(bytes_of(more), budget) << "round " << r << " could hold the next pair";
+        }
+      }
+      EXPECT_EQ(taken, expected) << "budget " << budget;
+      if (budget == 1) EXPECT_EQ(rounds.size(), expected.size());
+      if (budget == uint64_t(1) << 40) EXPECT_EQ(rounds.size(), 1u);
+    }
+  }
+  size_t next = 0;
+  EXPECT_TRUE(gpudedup::mpi::next_round({}, &next, 100, [](const BorderlinePair&) { return true; }).empty());
+}
+#endif
 
 // Planted: a cluster with a member in every shard (so on every rank), documents identical
 // across shards, a shard that is empty and a large shard that leaves some rank nothing
@@ -282,6 +339,76 @@ TEST(MpiDedup, LargeBucketsEqualSingleProcess) {
   const std::string removed = test_support::read_file(dir.path("single/removed.tsv"));
   ASSERT_NE(removed.find("x1\tx0"), std::string::npos) << "the seed must put both X's and the T's in one bucket:\n"
                                                         << removed;
+}
+
+/// The line of `key` in the stats file at `path` ("no KEY" when it has none).
+std::string stats_line(const std::string& path, const std::string& key) {
+  const std::string stats = test_support::read_file(path);
+  const size_t at = stats.find("\"" + key + "\"");
+  return at == std::string::npos ? "no " + key : stats.substr(at, stats.find('\n', at) - at);
+}
+
+// --verify auto, the default: pairs whose estimate lies within the margin of the threshold
+// are decided by the exact similarity of their shingle sets, read again by the ranks that
+// own the documents. Near-copies with 16 of 200 words replaced are near the threshold of
+// 0.8: the estimate passes some that fail exactly and fails some that pass, so the answer
+// of --verify estimate differs. Each pair's documents are in different inputs read by
+// different ranks (the copies gzip); a large folder between them leaves a rank of 4 with
+// nothing to read.
+TEST(MpiDedup, BorderlinePairsDecidedExactlyEqualSingleProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::mt19937_64 rng(31);
+  std::string originals, copies, others;
+  for (int i = 0; i < 60; ++i) {
+    const auto words = random_words(rng, 200);
+    originals += json_line(join(words));
+    copies += json_line(join(near_copy(rng, words, 16)));
+  }
+  for (int i = 0; i < 600; ++i) others += json_line(join(random_words(rng, 100)));
+  dir.write("originals.jsonl", originals);
+  dir.write("others/part.jsonl", others);
+  dir.write("copies.jsonl", copies);
+  ASSERT_EQ(test_support::run_shell("gzip -n " + dir.path("copies.jsonl")), 0);
+  const std::vector<std::string> shards = {dir.path("originals.jsonl"), dir.path("others"),
+                                           dir.path("copies.jsonl.gz")};
+  gpudedup::InputOptions input;
+  input.paths = shards;
+  for (int ranks = 2; ranks <= 4; ++ranks) {
+    const auto share = gpudedup::mpi::share_inputs(gpudedup::mpi::describe_inputs(input, ranks), ranks);
+    bool some_rank_empty = false, copies_apart = true;
+    for (const auto& pieces : share) {
+      some_rank_empty |= pieces.empty();
+      bool originals_here = false, copies_here = false;
+      for (const auto& p : pieces) {
+        originals_here |= p.input == 0;
+        copies_here |= p.input == 2;
+      }
+      copies_apart &= !(originals_here && copies_here);
+    }
+    EXPECT_TRUE(copies_apart) << ranks << " ranks: each pair's documents on two ranks";
+    EXPECT_EQ(some_rank_empty, ranks == 4);
+  }
+  ASSERT_EQ(dedup(shards, dir.path("estimate"), 0, "--verify estimate"), 0);
+  expect_same_for_all_ranks(dir, shards);
+  const std::string single = dir.path("single/stats.json");
+  EXPECT_NE(test_support::read_file(dir.path("estimate/removed.tsv")),
+            test_support::read_file(dir.path("single/removed.tsv")))
+      << "the exact check must change the answer on this corpus";
+  const std::string checked = stats_line(single, "verify_exact_pairs");
+  const std::string passed = stats_line(single, "verify_exact_passed");
+  ASSERT_NE(checked, "\"verify_exact_pairs\": 0,") << "no borderline pair";
+  ASSERT_NE(passed, "\"verify_exact_passed\": 0,") << "no borderline pair passed exactly";
+  // No borderline pair here is inside a component of passing pairs, so the counts are
+  // those of one process (docs/scaling.md).
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    const std::string stats = dir.path("ranks" + std::to_string(ranks) + "/stats.json");
+    for (const char* key : {"verify", "verify_margin", "verify_borderline_pairs", "verify_exact_pairs",
+                            "verify_exact_passed", "verify_by_estimate", "verify_reread_documents",
+                            "verify_reread_passes"}) {
+      EXPECT_EQ(stats_line(stats, key), stats_line(single, key)) << ranks << " ranks";
+    }
+  }
 }
 
 /// The counts of a stats file (its lines from "records" to "input_bytes"; not seconds),
@@ -446,6 +573,8 @@ TEST(MpiDedup, RefusesOtherMethods) {
   std::string err;
   EXPECT_EQ(dedup({shard}, dir.path("simhash"), 2, "--method simhash", &err), 2);
   EXPECT_NE(err.find("--method simhash does not run under MPI"), std::string::npos) << err;
+  EXPECT_EQ(dedup({shard}, dir.path("exact"), 2, "--verify exact", &err), 2);
+  EXPECT_NE(err.find("--verify exact does not run under MPI: every pair of a large bucket"), std::string::npos) << err;
 }
 
 // --output-dir under MPI: each rank writes the outputs of the inputs it read (a folder's
@@ -473,7 +602,7 @@ TEST(MpiDedup, OutputDirEqualsSingleProcess) {
   const std::vector<std::string> inputs = {dir.path("in/folder"), dir.path("in/small.jsonl"),
                                            dir.path("in/packed.jsonl.gz"), dir.path("in/big.jsonl")};
   std::string err;
-  ASSERT_EQ(dedup_to_dir(inputs, dir.path("single"), 0, single_process_options(""), &err), 0) << err;
+  ASSERT_EQ(dedup_to_dir(inputs, dir.path("single"), 0, "", &err), 0) << err;
   const auto single = tree(dir.path("single"));
   ASSERT_EQ(single.count("kept/big.jsonl"), 1u);
   ASSERT_EQ(single.count("kept/packed.jsonl.gz"), 1u);

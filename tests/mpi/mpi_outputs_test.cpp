@@ -79,9 +79,10 @@ void expect_no_parts(const TempDir& dir) {
   }
 }
 
-// The single-process run an MPI job equals: under MPI --verify auto decides borderline
-// pairs by the estimate (docs/scaling.md).
-constexpr const char* single_verify = " --verify estimate";
+// The single-process run an MPI job equals: the default, --verify auto (borderline pairs
+// decided exactly on both sides). --pairs under MPI lists pairs decided by the estimate.
+constexpr const char* single_verify = "";
+constexpr const char* pairs_verify = " --verify estimate";
 
 TEST(MpiOutputs, CompressedOutputDecompressesToTheSingleProcessOutput) {
   SKIP_WITHOUT_MPI();
@@ -112,13 +113,13 @@ TEST(MpiOutputs, AllPairsEqualTheSingleProcessFile) {
   for (const std::string options : {" --id-field id", " --verify none --threshold 0.7"}) {
     std::string err;
     const std::string single = dir.path("single.tsv");
-    const std::string verify = options.find("--verify") == std::string::npos ? single_verify : "";
+    const std::string verify = options.find("--verify") == std::string::npos ? pairs_verify : "";
     ASSERT_EQ(run_dedup(dir, inputs + options + verify + " --all-pairs --pairs " + single, 0, &err), 0) << err;
     const std::string expected = test_support::read_file(single);
     ASSERT_GT(std::count(expected.begin(), expected.end(), '\n'), 70 * 69 / 2) << "the family's pairs must be listed";
     for (int n = 1; n <= 4; ++n) {
       const std::string pairs = dir.path("ranks" + std::to_string(n) + ".tsv");
-      ASSERT_EQ(run_dedup(dir, inputs + options + " --all-pairs --pairs " + pairs, n, &err), 0) << err;
+      ASSERT_EQ(run_dedup(dir, inputs + options + verify + " --all-pairs --pairs " + pairs, n, &err), 0) << err;
       EXPECT_TRUE(test_support::read_file(pairs) == expected) << options << " with " << n << " ranks";
     }
   }
@@ -178,6 +179,9 @@ TEST(MpiOutputs, RefusesPairsWithoutAllPairsAndParquetOutput) {
   EXPECT_EQ(run_dedup(dir, shard + " --pairs " + dir.path("pairs.tsv"), 2, &err), 2);
   EXPECT_NE(err.find("--pairs without --all-pairs is not written under MPI"), std::string::npos) << err;
   EXPECT_NE(err.find("add --all-pairs"), std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("pairs.tsv")));
+  EXPECT_EQ(run_dedup(dir, shard + " --all-pairs --pairs " + dir.path("pairs.tsv"), 2, &err), 2);
+  EXPECT_NE(err.find("--pairs under MPI lists the pairs decided by the estimate"), std::string::npos) << err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("pairs.tsv")));
   const std::string parquet = std::string(GPUDEDUP_TEST_DATA) + "/parquet/corpus.parquet";
   if (!reads_parquet(dir, parquet, &err)) GTEST_SKIP() << "this build reads no Parquet: " << err;
