@@ -215,9 +215,11 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
     AtomicOutputFile* output = files ? files->file("outputs.output") : nullptr;
     write_kept_parts(ex, in, label, job.outputs.output, output ? &output->stream() : nullptr);
   }
+  uint64_t pairs_written = 0;
   if (!job.outputs.pairs.empty()) {
     AtomicOutputFile* f = files ? files->file("outputs.pairs") : nullptr;
-    write_rank_pairs(ex, firsts, in, record_offset, std::move(passing), job.outputs.pairs, f ? &f->stream() : nullptr);
+    pairs_written =
+        write_rank_pairs(ex, firsts, in, record_offset, std::move(passing), job.outputs.pairs, f ? &f->stream() : nullptr);
   }
   if (!job.outputs.removed.empty() || !job.outputs.clusters.empty()) {
     const ClusteredDocs clustered = gather_clustered(ex, in, label, has_members, record_offset);
@@ -254,6 +256,13 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   s.seconds_read = ex.max(in.seconds_read);
   s.seconds_write = ex.max(seconds_write);
   s.kept = documents - r.removed;
+  // Each pair that joined two clusters made one document a non-representative; with
+  // --all-pairs the pairs are counted where they are written (--pairs).
+  if (!job.config.all_pairs) {
+    s.pair_count = ex.sum(removed);
+  } else if (!job.outputs.pairs.empty()) {
+    s.pair_count = pairs_written;
+  }
   s.method_stats = engine.stats_fields(r);
   s.description = engine.describe(r);
   if (automatic) report_borderline(ex, spec, verify_stats, s.method_stats, s.description);

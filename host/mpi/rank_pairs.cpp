@@ -55,8 +55,9 @@ detail::IdTable fetch_ids(Exchange& ex, const std::vector<uint64_t>& firsts, con
 
 }  // namespace
 
-void write_rank_pairs(Exchange& ex, const std::vector<uint64_t>& firsts, const RankInput& in, uint64_t record_offset,
-                      std::vector<ScoredPair> passing, const std::string& path, std::ostream* output) {
+uint64_t write_rank_pairs(Exchange& ex, const std::vector<uint64_t>& firsts, const RankInput& in,
+                          uint64_t record_offset, std::vector<ScoredPair> passing, const std::string& path,
+                          std::ostream* output) {
   // To the owner of each pair's first document: sorted by (a, b), the pairs are grouped
   // by owner already, and the owners' shares of the whole list follow in rank order.
   sort_unique_pairs(passing);
@@ -76,6 +77,7 @@ void write_rank_pairs(Exchange& ex, const std::vector<uint64_t>& firsts, const R
     p.b = doc_number(std::lower_bound(want.begin(), want.end(), p.b) - want.begin());
   }
   join_rank_parts(ex, path, "pairs", output, [&](std::ostream& out) { detail::write_pairs(out, r, ids); });
+  return ex.sum(r.pairs.size());
 }
 
 }  // namespace gpudedup::mpi

@@ -18,8 +18,10 @@ namespace gpudedup::mpi {
 /// repeats allowed) into rank 0's `output`: each pair goes to the owner of its first
 /// document, which sorts its share and writes its lines, fetching the ids of the other
 /// documents from their owners; the parts are joined in rank order (join_rank_parts,
-/// beside `path`). Every rank calls it; `output` is used on rank 0 only.
-void write_rank_pairs(Exchange& ex, const std::vector<uint64_t>& firsts, const RankInput& in, uint64_t record_offset,
-                      std::vector<ScoredPair> passing, const std::string& path, std::ostream* output);
+/// beside `path`). Every rank calls it; `output` is used on rank 0 only. Returns the
+/// number of pairs written (the stats file's "pairs").
+uint64_t write_rank_pairs(Exchange& ex, const std::vector<uint64_t>& firsts, const RankInput& in,
+                          uint64_t record_offset, std::vector<ScoredPair> passing, const std::string& path,
+                          std::ostream* output);
 
 }  // namespace gpudedup::mpi

@@ -24,7 +24,7 @@ std::string stats_json(const DedupJob& job, const DedupSummary& s) {
     << "  \"blank_lines\": " << s.input.blank_lines << ",\n"
     << "  \"clusters\": " << r.clusters << ",\n"
     << "  \"candidate_pairs\": " << r.candidate_pairs << ",\n"
-    << "  \"pairs\": " << r.pairs.size() << ",\n"
+    << "  \"pairs\": " << s.pair_count.value_or(r.pairs.size()) << ",\n"
     << "  \"input_bytes\": " << s.input.bytes << ",\n"
     << "  \"method\": " << detail::json_string(c.method) << ",\n"
     << "  \"backend\": \"" << to_string(s.backend) << "\",\n"

@@ -5,6 +5,7 @@
 /// function plus option parsing.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "gpudedup/config.hpp"
@@ -52,6 +53,9 @@ struct DedupSummary {
   std::vector<std::string> description;  ///< the method's lines for a person (DedupMethod::describe)
   Backend backend = Backend::cpu;
   uint64_t kept = 0;        ///< documents written (kept + removed + input.skipped = input.records)
+  /// The stats file's "pairs" where `result.pairs` is not held (a distributed run): the
+  /// pairs that joined clusters, or with Config::all_pairs every passing pair.
+  std::optional<uint64_t> pair_count;
   /// Reading and parsing; with more than one parsing thread (RecordReader::reader_threads)
   /// the next batch is read while the method works on one, and this is the time the
   /// method waited for it.

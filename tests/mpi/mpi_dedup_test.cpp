@@ -412,16 +412,12 @@ TEST(MpiDedup, BorderlinePairsDecidedExactlyEqualSingleProcess) {
 }
 
 /// The counts of a stats file (its lines from "records" to "input_bytes"; not seconds),
-/// less "pairs": the pairs that joined clusters, which the ranks do not collect (under
-/// MPI --pairs needs --all-pairs).
+/// "pairs" (the pairs that joined clusters) included.
 std::string stats_counts(const std::string& path) {
   const std::string stats = test_support::read_file(path);
   const size_t from = stats.find("\"records\""), to = stats.find("\"method\"");
   if (from == std::string::npos || to == std::string::npos) return "no stats in " + path;
-  std::string counts = stats.substr(from, to - from);
-  const size_t pairs = counts.find("\"pairs\": ");
-  if (pairs != std::string::npos) counts.erase(pairs, counts.find('\n', pairs) + 1 - pairs);
-  return counts;
+  return stats.substr(from, to - from);
 }
 
 /// JSONL lines from `line` until the text is `bytes` long exactly: the last line is a
