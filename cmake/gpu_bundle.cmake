@@ -43,7 +43,8 @@ set_target_properties(gpudedup_icu_text_missing PROPERTIES POSITION_INDEPENDENT_
 add_library(gpudedup_bundle_lib SHARED EXCLUDE_FROM_ALL
   $<TARGET_OBJECTS:gpudedup> $<TARGET_OBJECTS:gpudedup_tools> $<TARGET_OBJECTS:gpudedup_icu_text_missing>)
 set(GPUDEDUP_BUNDLE_ZSTD "")
-foreach(library IN LISTS ZSTD_LINK_LIBRARIES ZLIB_LIBRARIES)  # full paths (pkg_check_modules, FindZLIB); zlib: gzip input
+# Full paths (pkg_check_modules, FindZLIB, FindBZip2, FindLibLZMA): zstd, gzip, bzip2, xz input.
+foreach(library IN LISTS ZSTD_LINK_LIBRARIES ZLIB_LIBRARIES BZIP2_LIBRARIES LIBLZMA_LIBRARIES)
   gpudedup_bundle_static_twin(library ${library})
   list(APPEND GPUDEDUP_BUNDLE_ZSTD ${library})
 endforeach()

@@ -119,7 +119,7 @@ void print_summary(const DedupSummary& s) {
                (unsigned long long)r.removed, (unsigned long long)r.clusters,
                (unsigned long long)s.input.skipped, (unsigned long long)r.empty);
   if (s.input.skipped_files)
-    std::fprintf(stderr, "gpudedup: input files skipped (unreadable folder files, unusable Parquet files): %llu (see below)\n",
+    std::fprintf(stderr, "gpudedup: input files skipped (unreadable folder files, damaged compressed files, unusable Parquet files): %llu (see below)\n",
                  (unsigned long long)s.input.skipped_files);
   for (const auto& line : s.description) std::fprintf(stderr, "gpudedup: %s\n", line.c_str());
   const double t = s.seconds_total > 0 ? s.seconds_total : 1e-9;

@@ -8,7 +8,9 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/sketch_file.hpp"
 #include "host/index/segment_format.hpp"
+#include "host/io/bzip2_source.hpp"
 #include "host/io/gzip_source.hpp"
+#include "host/io/xz_source.hpp"
 #include "host/io/zstd_source.hpp"
 
 namespace gpudedup::io {
@@ -47,14 +49,37 @@ class HeadSource : public ByteSource {
 
 bool starts_with(std::string_view s, std::string_view magic) { return s.substr(0, magic.size()) == magic; }
 
-bool refused(Content c) { return c != Content::plain && c != Content::zstd && c != Content::gzip; }
+bool compressed(Content c) {
+  return c == Content::zstd || c == Content::gzip || c == Content::bzip2 || c == Content::xz;
+}
 
-[[noreturn]] void refuse(const std::string& name, Content c, const char* inside) {
+bool refused(Content c) { return c != Content::plain && !compressed(c); }
+
+/// The decompressor of a compressed content.
+std::unique_ptr<ByteSource> decompress(Content c, std::unique_ptr<ByteSource> raw) {
+  switch (c) {
+    case Content::zstd: return make_zstd_source(std::move(raw));
+    case Content::gzip: return make_gzip_source(std::move(raw));
+    case Content::bzip2: return make_bzip2_source(std::move(raw));
+    default: return make_xz_source(std::move(raw));
+  }
+}
+
+/// " inside gzip", for messages about what was compressed.
+std::string inside(Content c) {
+  switch (c) {
+    case Content::zstd: return " inside zstd";
+    case Content::gzip: return " inside gzip";
+    case Content::bzip2: return " inside bzip2";
+    default: return " inside xz";
+  }
+}
+
+[[noreturn]] void refuse(const std::string& name, Content c, const std::string& inside) {
   throw usage_error(name + ": looks like " + describe(c) + inside +
-                    ", which gpudedup cannot read; give JSONL or text files (plain, zstd- or "
-                    "gzip-compressed), or folders of them" +
-                    (c == Content::bzip2 || c == Content::xz ? " (recompress it with zstd or gzip)"
-                     : c == Content::parquet ? " here (a Parquet file is read by columns: give the file "
+                    ", which gpudedup cannot read; give JSONL or text files (plain, or zstd-, gzip-, "
+                    "bzip2- or xz-compressed), Parquet files, or folders of them" +
+                    (c == Content::parquet ? " here (a Parquet file is read by columns: give the file "
                                                "itself, uncompressed, as an input path or in a folder, not "
                                                "on stdin)"
                                                              : ""));
@@ -94,21 +119,20 @@ std::unique_ptr<ByteSource> open_content(std::unique_ptr<ByteSource> raw) {
   const std::string name = raw->name();
   auto headed = std::make_unique<HeadSource>(std::move(raw));
   const Content outer = sniff(headed->head().data(), headed->head().size());
-  if (refused(outer)) refuse(name, outer, "");
+  if (refused(outer)) refuse(name, outer, {});
   if (outer == Content::plain) return headed;
-  std::unique_ptr<ByteSource> decoded =
-      outer == Content::zstd ? make_zstd_source(std::move(headed)) : make_gzip_source(std::move(headed));
+  std::unique_ptr<ByteSource> decoded = decompress(outer, std::move(headed));
   // What was compressed must be text too (a .tar.gz, a gzip of a Parquet file...).
   auto inner = std::make_unique<HeadSource>(std::move(decoded));
   const Content c = sniff(inner->head().data(), inner->head().size());
-  if (c != Content::plain) refuse(name, c, outer == Content::zstd ? " inside zstd" : " inside gzip");
+  if (c != Content::plain) refuse(name, c, inside(outer));
   return inner;
 }
 
 Content check_file_content(const std::string& path) {
   HeadSource headed(open_file_source(path));
   const Content c = sniff(headed.head().data(), headed.head().size());
-  if (refused(c) && c != Content::parquet) refuse(path, c, "");  // a Parquet file given by path is read
+  if (refused(c) && c != Content::parquet) refuse(path, c, {});  // a Parquet file given by path is read
   return c;
 }
 

@@ -7,7 +7,7 @@
 #include <climits>
 #include <vector>
 
-#include "gpudedup/errors.hpp"
+#include "host/io/damaged_data.hpp"
 
 namespace gpudedup::io {
 namespace {
@@ -60,10 +60,10 @@ class GzipSource : public ByteSource {
 
  private:
   [[noreturn]] void corrupt(const std::string& why) const {
-    throw data_error(inner_->name() + ": corrupt gzip data (" + why + "); check the file with `gzip -t`");
+    throw damaged_data_error(inner_->name() + ": corrupt gzip data (" + why + "); check the file with `gzip -t`");
   }
   [[noreturn]] void truncated() const {
-    throw data_error(inner_->name() + ": truncated gzip data (the file ends inside a member); "
+    throw damaged_data_error(inner_->name() + ": truncated gzip data (the file ends inside a member); "
                      "check the file with `gzip -t`, then recompress or re-download it");
   }
 

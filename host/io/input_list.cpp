@@ -71,12 +71,7 @@ void refuse_if_all_unusable(const std::vector<Input>& inputs) {
 }  // namespace
 
 InputFormat format_for_name(const std::string& path) {
-  std::string base = path;
-  if (ends_with_ci(base, ".zst")) {
-    base.resize(base.size() - 4);
-  } else if (ends_with_ci(base, ".gz")) {
-    base.resize(base.size() - 3);
-  }
+  const std::string base = without_compression_suffix(path);
   for (const char* ext : {".jsonl", ".json", ".ndjson"})
     if (ends_with_ci(base, ext)) return InputFormat::jsonl;
   return InputFormat::text;

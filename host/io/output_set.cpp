@@ -13,6 +13,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/io.hpp"
+#include "host/io/file_name.hpp"
 #include "host/io/output_target.hpp"
 
 namespace gpudedup {
@@ -168,6 +169,9 @@ OutputSet::OutputSet(std::vector<NamedPath> outputs, std::vector<NamedPath> inpu
   auto& m = *impl_;
   for (auto& n : outputs) {
     if (n.path.empty()) continue;
+    if (io::names_read_only_compression(n.path))
+      throw usage_error(quoted(n) + " " + n.path + ": bzip2 and xz are read, not written; name the output .zst " +
+                        "(zstd) or .gz (gzip), or give it no compression suffix");
     Output o;
     o.name = std::move(n);
     o.target = io::resolve_output(o.name.path);

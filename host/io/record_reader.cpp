@@ -14,6 +14,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/io.hpp"
+#include "host/io/damaged_data.hpp"
 #include "host/io/input_list.hpp"
 #include "host/io/jsonl_parser.hpp"
 #include "host/io/line_reader.hpp"
@@ -107,10 +108,13 @@ struct RecordReader::Impl {
   }
 
   /// A folder's file that fails is skipped, reported and the run goes on (a stray image
-  /// or a truncated shard among thousands); a file given by name is the user's intent,
-  /// and its failure stops the run, as does any failure under `strict`.
+  /// or a truncated shard among thousands), and so is a damaged compressed file given by
+  /// name (one bad shard of `shards/*.jsonl.gz`). Any other failure of a file given by
+  /// name stops the run, as does any failure under `strict`. A stream (stdin, a pipe)
+  /// stays fatal: the rest of it is never read, so its spool could not be replayed.
   void skip_file(io::Input& in, const std::exception& e) {
-    if (!in.in_folder || options.strict) throw;
+    const bool damaged = dynamic_cast<const io::damaged_data_error*>(&e) != nullptr && !in.spool;
+    if (options.strict || !(in.in_folder || damaged)) throw;
     count_skipped_file(in, e.what());
   }
 

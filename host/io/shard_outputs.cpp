@@ -2,6 +2,7 @@
 // through the sink the output's name chooses, a whole document only when it is kept.
 #include "host/io/shard_outputs.hpp"
 
+#include "host/io/file_name.hpp"
 #include "host/io/kept_sink.hpp"
 
 namespace gpudedup::io {
@@ -13,7 +14,7 @@ ShardOutputs::ShardOutputs(OutputSet& files, const RecordReader& reader, const s
   std::vector<std::string> read;
   const std::string folder = dir.back() == '/' ? dir : dir + '/';
   for (const auto& f : reader.files()) {
-    named.push_back({parameter, folder + f.relative});
+    named.push_back({parameter, folder + output_name_for(f.relative)});
     read.push_back(f.path);
   }
   first_ = files_.add_outputs(std::move(named), read);

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "gpudedup/errors.hpp"
+#include "host/io/damaged_data.hpp"
 
 namespace gpudedup::io {
 namespace {
@@ -33,7 +33,7 @@ class ZstdSource : public ByteSource {
       const bool starved = in_.pos == in_.size && inner_eof_;
       const size_t ret = ZSTD_decompressStream(dctx_, &out, &in_);
       if (ZSTD_isError(ret))
-        throw data_error(inner_->name() + ": corrupt zstd data (" + ZSTD_getErrorName(ret) +
+        throw damaged_data_error(inner_->name() + ": corrupt zstd data (" + ZSTD_getErrorName(ret) +
                          "); check the file with `zstd -t`");
       // An empty call at a frame boundary returns the next header's size hint, not 0, so
       // only calls that moved data tell whether a frame is still open.
@@ -41,7 +41,7 @@ class ZstdSource : public ByteSource {
       if (starved && out.pos == 0) {
         // No more input and nothing left to flush: a frame still open means truncation.
         if (frame_open_ && any_input_)
-          throw data_error(inner_->name() + ": truncated zstd data (the file ends inside a frame); "
+          throw damaged_data_error(inner_->name() + ": truncated zstd data (the file ends inside a frame); "
                            "the file is incomplete, recompress or re-download it");
         return 0;
       }

@@ -1,13 +1,14 @@
 // The program and compressed or unreadable inputs: gzip gives the same kept records as the
-// plain file (the kept output is the decompressed text); a Parquet, sketch, bzip2 or binary
-// file, given as a path or on stdin, exits 2 naming it and writes nothing; inside a folder
-// it is skipped and reported.
+// plain file (the kept output is the decompressed text); a Parquet, sketch or binary file
+// (also inside bzip2), given as a path or on stdin, exits 2 naming it and writes nothing;
+// inside a folder it is skipped and reported.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
 
 #include "support/files.hpp"
+#include "support/io_test_support.hpp"
 #include "support/program.hpp"
 
 namespace fs = std::filesystem;
@@ -63,7 +64,7 @@ TEST_F(CliInputFormats, GzipInputKeepsTheSameRecordsAsThePlainFile) {
 
 TEST_F(CliInputFormats, UnreadableFormatsExitTwoNamingTheFile) {
   dir_.write("table.parquet", std::string("PAR1\x15\x04\x15\x00\x15", 9));
-  dir_.write("c.jsonl.bz2", "BZh91AY&SY\x01\x02\x03");
+  dir_.write("c.jsonl.bz2", io_test::bzip2_compress(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10)));
   dir_.write("blob.txt", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10));
   ASSERT_EQ(run_cli("sketch --quiet " + path("in.jsonl") + " -o " + path("run.sketch")).code, 0);
   for (const auto& [name, what] : {std::pair{"table.parquet", "Parquet"}, std::pair{"c.jsonl.bz2", "bzip2"},

@@ -17,6 +17,7 @@ using namespace gpudedup;
 using io_test::gzip_compress;
 using io_test::options_for;
 using io_test::read_all;
+using io_test::texts;
 using io_test::TempDir;
 namespace fs = std::filesystem;
 
@@ -25,12 +26,6 @@ namespace {
 std::vector<std::string> ids(const std::vector<io_test::Doc>& docs) {
   std::vector<std::string> out;
   for (const auto& d : docs) out.push_back(d.id);
-  return out;
-}
-
-std::vector<std::string> texts(const std::vector<io_test::Doc>& docs) {
-  std::vector<std::string> out;
-  for (const auto& d : docs) out.push_back(d.text);
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Input content detection: gzip and zstd are told by their magic bytes, not their names;
 // gzip is streamed (several members, truncated or corrupt data); formats gpudedup cannot
-// read (bzip2, xz, its own sketch files, binary data, Parquet inside a stream) are refused
-// by name. A Parquet file given by path is read (io_parquet_test.cpp).
+// read (its own sketch files, binary data, Parquet inside a stream, also inside bzip2 or
+// xz) are refused by name. bzip2 and xz: io_bzip2_xz_test.cpp. A Parquet file given by path is read (io_parquet_test.cpp).
 #include <zlib.h>
 
 #include <gtest/gtest.h>
@@ -18,18 +18,11 @@
 using namespace gpudedup;
 using io_test::options_for;
 using io_test::read_all;
+using io_test::texts;
 using io_test::TempDir;
 using io_test::gzip_compress;
 
 namespace {
-
-/// One gzip member holding `bytes`.
-
-std::vector<std::string> texts(const std::vector<io_test::Doc>& docs) {
-  std::vector<std::string> out;
-  for (const auto& d : docs) out.push_back(d.text);
-  return out;
-}
 
 /// The message of the usage_error that reading `paths` raises ("" when none).
 std::string refusal(const std::vector<std::string>& paths, InputFormat format = InputFormat::automatic) {
@@ -117,24 +110,39 @@ TEST(IoFormats, GzipProgramOutputAndCatOfMembersAreRead) {
   EXPECT_EQ(texts(read_all(options_for({dir.path("ab.txt.gz")}))), (std::vector<std::string>{"first file", "second file"}));
 }
 
+// Named among good files (a shell glob of shards), a damaged gzip file is skipped like
+// a folder's: reported by name, its records before the damage kept; fatal with strict.
 TEST(IoFormats, TruncatedAndCorruptGzipNameTheFile) {
   TempDir dir;
-  const std::string member = gzip_compress(numbered_lines(2000));
+  const std::string text = numbered_lines(2000);
+  const std::string member = gzip_compress(text);
   std::string corrupt = member;
   for (size_t i = 20; i < 60; ++i) corrupt[i] = char(corrupt[i] ^ 0x5A);
+  const auto good = dir.write("good.txt", "a good shard\n");
   const auto cut = dir.write("cut.jsonl.gz", member.substr(0, member.size() / 2));
   const auto bad = dir.write("bad.txt.gz", corrupt);
   const auto tail = dir.write("tail.txt.gz", member.substr(0, member.size() - 3));  // trailer cut
   for (const auto& [path, what] : {std::pair{cut, "truncated gzip"}, std::pair{bad, "corrupt gzip"},
                                    std::pair{tail, "truncated gzip"}}) {
+    InputStats st;
+    auto o = options_for({path, good});
+    o.format = InputFormat::text;
+    const auto docs = read_all(o, &st);
+    ASSERT_EQ(st.file_reports.size(), 1u) << path;
+    const std::string& m = st.file_reports[0];
+    EXPECT_EQ(st.skipped_files, 1u);
+    EXPECT_NE(m.find(path), std::string::npos) << m;
+    EXPECT_NE(m.find(what), std::string::npos) << m;
+    EXPECT_NE(m.find("gzip -t"), std::string::npos) << m;
+    ASSERT_FALSE(docs.empty());
+    EXPECT_EQ(docs.back().text, "a good shard");  // the files after it are read
+    EXPECT_EQ(st.documents + st.skipped, st.records);
+    o.strict = true;
     try {
-      read_all(options_for({path}));
-      ADD_FAILURE() << "no error for " << path;
+      read_all(o);
+      ADD_FAILURE() << "no error under strict for " << path;
     } catch (const data_error& e) {
-      const std::string m = e.what();
-      EXPECT_NE(m.find(path), std::string::npos) << m;
-      EXPECT_NE(m.find(what), std::string::npos) << m;
-      EXPECT_NE(m.find("gzip -t"), std::string::npos) << m;
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
     }
   }
 }
@@ -144,8 +152,9 @@ TEST(IoFormats, UnreadableFormatsAreRefusedNamingTheFile) {
   const std::string sketch_head(sketch_file_magic, sizeof sketch_file_magic);
   const std::vector<std::pair<std::string, std::string>> cases = {
       {dir.write("run.sketch", sketch_head + std::string(24, '\0')), "sketch file"},
-      {dir.write("c.jsonl.bz2", "BZh91AY&SY\x01\x02"), "bzip2"},
-      {dir.write("c.txt", std::string("\xFD" "7zXZ\x00\x00", 7)), "xz"},
+      {dir.write("c.jsonl.bz2", io_test::bzip2_compress(std::string("GDSEGMNT", 8) + std::string(8, '\0'))),
+       "index segment inside bzip2"},
+      {dir.write("c.txt", io_test::xz_compress(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10))), "inside xz"},
       {dir.write("image.txt", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)), "binary"},
       {dir.write("inner.txt.gz", gzip_compress(std::string("PAR1", 4) + std::string(10, '\0'))), "Parquet file inside gzip"},
   };

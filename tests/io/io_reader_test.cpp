@@ -11,15 +11,10 @@
 using namespace gpudedup;
 using io_test::options_for;
 using io_test::read_all;
+using io_test::texts;
 using io_test::TempDir;
 
 namespace {
-
-std::vector<std::string> texts(const std::vector<io_test::Doc>& docs) {
-  std::vector<std::string> out;
-  for (const auto& d : docs) out.push_back(d.text);
-  return out;
-}
 
 /// Runs `body` with stdin (fd 0) reading `path`, then puts stdin back.
 template <class F>
@@ -118,8 +113,17 @@ TEST(IoReader, CorruptZstdInputNamesTheFile) {
   TempDir dir;
   // zstd magic, then bytes that are no frame header
   const auto p = dir.write("bad.jsonl.zst", std::string("\x28\xB5\x2F\xFD", 4) + "definitely not zstd\n");
+  // Skipped and reported (a damaged shard), fatal with strict: named either way.
+  InputStats st;
+  EXPECT_TRUE(read_all(options_for({p}), &st).empty());
+  EXPECT_EQ(st.skipped_files, 1u);
+  ASSERT_EQ(st.file_reports.size(), 1u);
+  EXPECT_NE(st.file_reports[0].find(p), std::string::npos) << st.file_reports[0];
+  EXPECT_NE(st.file_reports[0].find("corrupt zstd"), std::string::npos) << st.file_reports[0];
+  auto o = options_for({p});
+  o.strict = true;
   try {
-    read_all(options_for({p}));
+    read_all(o);
     FAIL() << "no error";
   } catch (const data_error& e) {
     EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();

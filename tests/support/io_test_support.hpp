@@ -1,7 +1,11 @@
 #pragma once
 // Helpers for the io tests: reading everything, compressing.
+#include <bzlib.h>
+#include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
+
+#include <cstdint>
 
 #include <sstream>
 #include <stdexcept>
@@ -40,6 +44,27 @@ inline std::string gzip_compress(const std::string& bytes) {
   return out;
 }
 
+/// One bzip2 stream holding `bytes` (libbz2, block size 9).
+inline std::string bzip2_compress(const std::string& bytes) {
+  unsigned n = unsigned(bytes.size() + bytes.size() / 100 + 600);
+  std::string out(n, '\0');
+  if (BZ2_bzBuffToBuffCompress(out.data(), &n, const_cast<char*>(bytes.data()), unsigned(bytes.size()), 9, 0, 0) != BZ_OK)
+    throw std::runtime_error("BZ2_bzBuffToBuffCompress");
+  out.resize(n);
+  return out;
+}
+
+/// One xz stream holding `bytes` (liblzma, preset 6, CRC-64).
+inline std::string xz_compress(const std::string& bytes) {
+  std::string out(lzma_stream_buffer_bound(bytes.size()), '\0');
+  size_t n = 0;
+  if (lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
+                              reinterpret_cast<uint8_t*>(out.data()), &n, out.size()) != LZMA_OK)
+    throw std::runtime_error("lzma_easy_buffer_encode");
+  out.resize(n);
+  return out;
+}
+
 struct Doc {
   uint64_t record;
   std::string id;
@@ -70,6 +95,13 @@ inline std::vector<Doc> read_all(const gpudedup::InputOptions& options, gpudedup
   auto docs = read_all(reader);
   if (stats) *stats = reader.stats();
   return docs;
+}
+
+/// The texts of `docs`, in order.
+inline std::vector<std::string> texts(const std::vector<Doc>& docs) {
+  std::vector<std::string> out;
+  for (const auto& d : docs) out.push_back(d.text);
+  return out;
 }
 
 inline std::string kept(gpudedup::RecordReader& reader, const std::vector<uint8_t>& keep) {
