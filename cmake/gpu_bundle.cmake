@@ -44,10 +44,13 @@ add_library(gpudedup_bundle_lib SHARED EXCLUDE_FROM_ALL
   $<TARGET_OBJECTS:gpudedup> $<TARGET_OBJECTS:gpudedup_tools> $<TARGET_OBJECTS:gpudedup_icu_text_missing>)
 set(GPUDEDUP_BUNDLE_ZSTD "")
 # Full paths (pkg_check_modules, FindZLIB, FindBZip2, FindLibLZMA): zstd, gzip, bzip2, xz input.
-foreach(library IN LISTS ZSTD_LINK_LIBRARIES ZLIB_LIBRARIES BZIP2_LIBRARIES LIBLZMA_LIBRARIES)
+# Debian's libbz2.a is not position independent (it cannot go into a shared library): the
+# shared libbz2 stays, and the assembly copies it into lib/ like simdjson.
+foreach(library IN LISTS ZSTD_LINK_LIBRARIES ZLIB_LIBRARIES LIBLZMA_LIBRARIES)
   gpudedup_bundle_static_twin(library ${library})
   list(APPEND GPUDEDUP_BUNDLE_ZSTD ${library})
 endforeach()
+list(APPEND GPUDEDUP_BUNDLE_ZSTD ${BZIP2_LIBRARIES})
 target_link_libraries(gpudedup_bundle_lib PRIVATE
   OpenMP::OpenMP_CXX simdjson::simdjson ${GPUDEDUP_BUNDLE_ZSTD} Threads::Threads)
 if(GPUDEDUP_HAVE_CUDA)
