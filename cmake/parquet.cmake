@@ -16,6 +16,10 @@ set(GPUDEDUP_ENABLE_PARQUET AUTO CACHE STRING "Parquet support through Apache Ar
 set_property(CACHE GPUDEDUP_ENABLE_PARQUET PROPERTY STRINGS AUTO ON OFF)
 set(GPUDEDUP_PYARROW_PYTHON "${PROJECT_SOURCE_DIR}/.deps/arrow-venv/bin/python" CACHE FILEPATH
     "A Python with pyarrow, whose Arrow C++ and Parquet libraries and headers are used")
+# Where the installed module finds Arrow's libraries; empty: the wheel's folder found above.
+# The Python package sets $ORIGIN/../pyarrow: the module beside the extension, in
+# site-packages/gpudedup, uses the libraries of the pyarrow installed next to it.
+set(GPUDEDUP_PARQUET_RUNPATH "" CACHE STRING "RUNPATH of the installed Parquet module (empty: the pyarrow wheel's folder)")
 
 set(GPUDEDUP_HAVE_PARQUET OFF)
 set(GPUDEDUP_PARQUET_LIBRARIES "")
@@ -79,7 +83,7 @@ if(GPUDEDUP_HAVE_PARQUET)
     CXX_STANDARD 20
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}
     BUILD_RPATH "${arrow_dir}"
-    INSTALL_RPATH "${arrow_dir}")
+    INSTALL_RPATH "$<IF:$<BOOL:${GPUDEDUP_PARQUET_RUNPATH}>,${GPUDEDUP_PARQUET_RUNPATH},${arrow_dir}>")
   set_source_files_properties(${PROJECT_SOURCE_DIR}/host/io/parquet_loader.cpp PROPERTIES COMPILE_DEFINITIONS
     "GPUDEDUP_PARQUET_MODULE=\"${PROJECT_BINARY_DIR}/libgpudedup_parquet.so\";GPUDEDUP_PARQUET_MODULE_INSTALLED=\"${GPUDEDUP_PARQUET_MODULE_INSTALLED}\"")
   install(TARGETS gpudedup_parquet LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpudedup)

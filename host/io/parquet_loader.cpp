@@ -8,12 +8,23 @@
 
 #include <mutex>
 #include <ostream>
+#include <string>
 
 #include "gpudedup/errors.hpp"
 #include "host/io/parquet_table.hpp"
 
 namespace gpudedup::io {
 namespace {
+
+/// The module in the folder of the file that holds this code (a program, libgpudedup.so, or
+/// the Python extension in site-packages/gpudedup, where the package installs the module).
+std::string beside_this_library() {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&beside_this_library), &info) == 0 || !info.dli_fname) return {};
+  std::string path = info.dli_fname;
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1) + "libgpudedup_parquet.so";
+}
 
 struct Loaded {
   const ParquetModule* module = nullptr;
@@ -25,8 +36,10 @@ const Loaded& loaded() {
   static std::once_flag once;
   std::call_once(once, [] {
 #if defined(GPUDEDUP_PARQUET_MODULE) && defined(GPUDEDUP_PARQUET_MODULE_INSTALLED)
-    for (const char* path : {GPUDEDUP_PARQUET_MODULE, GPUDEDUP_PARQUET_MODULE_INSTALLED}) {
-      void* handle = ::dlopen(path, RTLD_NOW | RTLD_LOCAL);  // never closed: its code may be on any stack
+    for (const std::string& path : {std::string(GPUDEDUP_PARQUET_MODULE), std::string(GPUDEDUP_PARQUET_MODULE_INSTALLED),
+                                    beside_this_library()}) {
+      if (path.empty()) continue;
+      void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // never closed: its code may be on any stack
       if (!handle) {
         const char* e = ::dlerror();
         result.why += std::string(result.why.empty() ? "" : "; ") + (e ? e : path);

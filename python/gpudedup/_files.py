@@ -55,8 +55,8 @@ def dedup_files(paths: Union[PathLike, Sequence[PathLike]], *, output: Optional[
                 ngram: int = 5, keep: str = "first", backend: str = "auto", threads: int = 0,
                 **options: Any) -> FilesResult:
     """`gpudedup dedup` from Python: reads the files with the program's readers (JSONL,
-    text, folders; zstd and gzip told by content; docs/input.md; not Parquet, which
-    dedup() reads through pyarrow), finds the near-duplicates
+    text, folders; zstd, gzip, bzip2 and xz told by content; Parquet when the package was
+    built with pyarrow: docs/input.md, docs/python.md), finds the near-duplicates
     and writes the outputs the program writes, all or none.
 
     paths: files or folders ("-" for standard input).

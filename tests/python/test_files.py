@@ -106,19 +106,46 @@ def test_errors_name_the_file_or_the_option(corpus, tmp_path):
         gpudedup.dedup_files(tmp_path / "bad.jsonl", strict=True)
 
 
-def test_parquet_is_refused_naming_the_file_and_the_pyarrow_route(corpus, tmp_path):
+def test_parquet_outputs_equal_the_program_with_one_arrow_in_the_process(cli, corpus, tmp_path):
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
-    pq.write_table(pa.table({"text": corpus}), tmp_path / "c.parquet")
-    with pytest.raises(ValueError, match=r"c\.parquet: dedup_files\(\) does not read Parquet.*"
-                                         r"gpudedup\.dedup\(\).*parquet_shards\.py") as e:
-        gpudedup.dedup_files(tmp_path / "c.parquet", output=tmp_path / "out.parquet")
-    assert "cmake" not in str(e.value)
+    texts = list(corpus)
+    texts[3] = None  # a null text: skipped by both, named by its row
+    pq.write_table(pa.table({"id": [f"d{i}" for i in range(len(texts))], "text": texts}), tmp_path / "c.parquet",
+                   row_group_size=64)
+    write_jsonl(tmp_path / "more.jsonl", corpus[:50])
+    side = ("removed.tsv", "clusters.jsonl", "pairs.tsv")
+    # Parquet alone (the kept rows as Parquet), and Parquet with JSONL in one run (side files).
+    for inputs, kept in (([tmp_path / "c.parquet"], "kept.parquet"), ([tmp_path / "c.parquet", tmp_path / "more.jsonl"], None)):
+        for who in ("cli", "py"):
+            shutil.rmtree(tmp_path / who, ignore_errors=True)
+            (tmp_path / who).mkdir()
+        outputs = (["-o", str(tmp_path / "cli" / kept)] if kept else [])
+        subprocess.run([str(cli), "dedup", *map(str, inputs), "--backend", "cpu", "-q", "--id-field", "id", *outputs,
+                        *[a for name, flag in zip(side, ("--removed", "--clusters", "--pairs"))
+                          for a in (flag, str(tmp_path / "cli" / name))]], check=True, capture_output=True)
+        r = gpudedup.dedup_files(inputs, output=(tmp_path / "py" / kept) if kept else None,
+                                 removed=tmp_path / "py" / "removed.tsv", clusters=tmp_path / "py" / "clusters.jsonl",
+                                 pairs=tmp_path / "py" / "pairs.tsv", id_field="id", backend="cpu")
+        for name in side:
+            assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+        assert (tmp_path / "cli" / "removed.tsv").read_bytes(), "the corpus has near-duplicates"
+        assert r.stats["skipped"] == 1
+        if kept:
+            assert pq.read_table(tmp_path / "py" / kept).equals(pq.read_table(tmp_path / "cli" / kept))
+    # pyarrow was imported before the module was loaded: one libarrow in the process.
+    with open("/proc/self/maps") as maps:
+        arrows = {line.split()[-1] for line in maps if "/libarrow.so" in line}
+    assert len(arrows) == 1, arrows
+
+
+def test_parquet_without_the_text_column_names_file_and_column(corpus, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    pq.write_table(pa.table({"body": corpus}), tmp_path / "c.parquet")
+    with pytest.raises((OSError, ValueError), match=r"c\.parquet.*text"):
+        gpudedup.dedup_files(tmp_path / "c.parquet", output=tmp_path / "out.parquet", backend="cpu")
     assert not (tmp_path / "out.parquet").exists()
-    # The route it names: the column read by pyarrow gives dedup()'s answer on the texts.
-    column = pq.read_table(tmp_path / "c.parquet", columns=["text"])["text"]
-    np.testing.assert_array_equal(gpudedup.dedup(column, backend="cpu").keep,
-                                  gpudedup.dedup(corpus, backend="cpu").keep)
 
 
 def test_progress_and_ctrl_c_between_batches(corpus, tmp_path):
