@@ -275,18 +275,33 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
 
 
 def sketch(texts: Any, *, num_perm: int = 256, seed: int = 1, shingle: str = "char", ngram: int = 5,
-           backend: str = "auto", threads: int = 0, **options: Any) -> np.ndarray:
+           backend: str = "auto", threads: int = 0, batch_size: int = 65536, **options: Any) -> np.ndarray:
     """MinHash signatures: a (len(texts), num_perm) uint32 array, row i of texts[i], the
-    values `gpudedup sketch --format tsv` writes. The array owns the engine's memory (no
-    copy). A None element's row is the empty text's signature (every value 0xFFFFFFFF).
+    values `gpudedup sketch --format tsv` writes. Up to `batch_size` texts the array owns
+    the engine's memory (no copy); a longer input is sketched a batch at a time into one
+    array, so the engine holds one batch of text, never a copy of the whole input. A None
+    element's row is the empty text's signature (every value 0xFFFFFFFF).
     Also takes stop_words, remove_stop_words, stop_word_anchored, sample, sample_size,
     sample_mod, device. For Engine.add_signatures(), use sketch_documents(), which also
     gives each text's set size and length."""
     opts = _options(num_perm=num_perm, seed=seed, shingle=shingle, ngram=ngram, backend=backend,
                     threads=threads, **options)
-    batch = to_texts(texts)
+    if batch_size < 1:
+        raise UsageError(f"batch_size must be >= 1, got {batch_size}")
+    if not hasattr(texts, "__len__") or not hasattr(texts, "__getitem__") or isinstance(texts, dict):
+        texts = list(texts)
     with library_errors():
-        return _core.sketch(batch, opts)
+        if len(texts) <= batch_size:
+            return _core.sketch(to_texts(texts), opts)
+        out = None
+        at = 0
+        for batch in _batches(texts, batch_size):
+            rows = _core.sketch(to_texts(batch), opts)
+            if out is None:
+                out = np.empty((len(texts), rows.shape[1]), dtype=rows.dtype)
+            out[at:at + len(rows)] = rows
+            at += len(rows)
+        return out
 
 
 def methods() -> List[str]:
