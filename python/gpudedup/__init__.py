@@ -148,11 +148,12 @@ class Engine:
 
     def __init__(self, *, method: str = "minhash", threshold: float = 0.8, num_perm: Optional[int] = None,
                  seed: int = 1, shingle: str = "char", ngram: int = 5, keep: str = "first",
-                 backend: str = "auto", threads: int = 0, **options: Any):
+                 backend: str = "auto", threads: int = 0, _replay: Any = None, **options: Any):
         opts = _options(method=method, threshold=threshold, num_perm=num_perm, seed=seed, shingle=shingle,
                         ngram=ngram, keep=keep, backend=backend, threads=threads, **options)
         with library_errors():
-            self._engine = _core.Engine(opts)
+            # _replay (dedup()'s): the added batches again, for verify "auto"'s exact check.
+            self._engine = _core.Engine(opts, _replay)
 
     def add(self, texts: Any, meta: Optional[Sequence[Any]] = None) -> int:
         """Adds a batch (any input dedup() takes); returns the input position of its first
@@ -233,8 +234,9 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
     batch_size: texts per batch; Ctrl-C stops the run between two batches.
     progress: True for a tqdm bar (when tqdm is installed), or a function called with a
         dict per batch (stage, documents, input_bytes, total_input_bytes, seconds).
-    options: bands, rows, verify ("auto", the default: here the estimate, the texts
-        being in memory only; "estimate", "exact", "none"), similarity ("jaccard",
+    options: bands, rows, verify ("auto", the default: the estimate decides unless a
+        pair is borderline, and then the exact similarity of the two texts, read again
+        from `texts`, as the program does; "estimate", "exact", "none"), similarity ("jaccard",
         "containment"), all_pairs, stop_words, remove_stop_words, stop_word_anchored,
         sample, sample_size, sample_mod, bloom_bits, bloom_hashes, bloom_measure,
         bloom_all_pairs_limit, bloom_lsh_bits, bloom_lsh_tables, hamming, blocks,
@@ -255,8 +257,15 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
             raise UsageError(f"meta has {len(meta)} entries for {len(texts)} texts: give one per text")
     if batch_size < 1:
         raise UsageError(f"batch_size must be >= 1, got {batch_size}")
+    if not hasattr(texts, "__len__") or not hasattr(texts, "__getitem__") or isinstance(texts, dict):
+        texts = list(texts)  # read twice under verify "auto": an iterator only once
+
+    def replay() -> Iterator[Any]:
+        """The batches again, for verify "auto"'s exact check of borderline pairs."""
+        return (to_texts(batch) for batch in _batches(texts, batch_size))
+
     engine = Engine(method=method, threshold=threshold, num_perm=num_perm, seed=seed, shingle=shingle,
-                    ngram=ngram, keep=keep, backend=backend, threads=threads, **options)
+                    ngram=ngram, keep=keep, backend=backend, threads=threads, _replay=replay, **options)
     report = progress_function(progress, "doc")
     try:
         start = time.perf_counter()

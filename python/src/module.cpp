@@ -35,21 +35,43 @@ using RowCounts = nb::ndarray<const uint32_t, nb::ndim<1>, nb::c_contig, nb::dev
 using RowBytes = nb::ndarray<const uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using RowFlags = nb::ndarray<const bool, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-/// The configuration of an Engine: verify auto re-reads borderline pairs' texts, and an
-/// Engine holds none, so there its auto is verify estimate. Running it as such gives the
-/// program's --verify estimate answer in full: its auto would decide by the estimate too,
-/// but would unite the borderline pairs last, so other pairs would join the clusters.
-Config in_memory_config(const nb::dict& options) {
+/// The configuration of an Engine: verify auto re-reads borderline pairs' texts. An Engine
+/// given no way to read its batches again (`replay`) holds no texts, so there its auto is
+/// verify estimate. Running it as such gives the program's --verify estimate answer in
+/// full: its auto would decide by the estimate too, but would unite the borderline pairs
+/// last, so other pairs would join the clusters.
+Config in_memory_config(const nb::dict& options, bool can_replay) {
   Config c = config_from(options);
-  if (c.method == "minhash" && c.verify == VerifyMode::automatic) c.verify = VerifyMode::estimate;
+  if (!can_replay && c.method == "minhash" && c.verify == VerifyMode::automatic) c.verify = VerifyMode::estimate;
   return c;
 }
 
 /// Incremental dedup over batches of Texts, for any method of the method table.
 class Engine {
  public:
-  explicit Engine(const nb::dict& options) : config_(in_memory_config(options)) {
+  /// `replay`: None, or a callable that returns the batches given to add() again, as
+  /// Texts, in the same order (dedup() holds its input for the length of the call): the
+  /// method's text replay, for --verify auto's exact check of borderline pairs.
+  Engine(const nb::dict& options, nb::object replay)
+      : config_(in_memory_config(options, !replay.is_none())), replay_(std::move(replay)) {
     method_ = make_method(config_);
+    if (!replay_.is_none()) {
+      // The callable is held by the Engine; the library's copies of this function hold
+      // only its pointer, so none of them touches a reference count without the GIL.
+      PyObject* batches = replay_.ptr();
+      method_->set_text_replay([batches](const std::vector<uint8_t>& wanted,
+                                         const std::function<void(uint64_t, std::string_view)>& text) {
+        nb::gil_scoped_acquire gil;
+        uint64_t d = 0;
+        for (nb::handle batch : nb::handle(batches)()) {
+          const Texts& t = nb::cast<const Texts&>(batch);
+          nb::gil_scoped_release unlocked;
+          for (size_t i = 0; i < t.docs.size(); ++i, ++d) {
+            if (d < wanted.size() && wanted[d]) text(d, t.docs.text(i));
+          }
+        }
+      });
+    }
     const MethodNeeds needs = method_->needs();
     hold_ = needs.prepass;
     reads_meta_ = !needs.meta_field.empty();
@@ -195,6 +217,7 @@ class Engine {
 
  private:
   Config config_;
+  nb::object replay_;  ///< None, or the batches again (the constructor's `replay`)
   std::unique_ptr<DedupMethod> method_;
   bool hold_ = false;
   bool reads_meta_ = false;
@@ -227,7 +250,7 @@ NB_MODULE(_core, m) {
       .def_prop_ro("missing", &py::Texts::missing);
 
   nb::class_<py::Engine>(m, "Engine")
-      .def(nb::init<const nb::dict&>(), nb::arg("options"))
+      .def(nb::init<const nb::dict&, nb::object>(), nb::arg("options"), nb::arg("replay").none() = nb::none())
       .def("add", &py::Engine::add, nb::arg("texts"), nb::arg("meta").none())
       .def("add_signatures", &py::Engine::add_signatures, nb::arg("signatures"), nb::arg("set_sizes"),
            nb::arg("text_bytes").none(), nb::arg("missing").none())

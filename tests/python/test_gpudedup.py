@@ -18,15 +18,15 @@ def write_jsonl(path, texts):
 
 # ---- the same answers as the program --------------------------------------------------
 
-# dedup() holds no texts to read again, so its --verify auto decides borderline pairs by
-# the estimate: the program's answer with --verify estimate (docs/python.md).
+# dedup() reads its texts again for --verify auto's borderline pairs, as the program does:
+# its default answer is the program's default answer (docs/python.md).
 @pytest.mark.parametrize("options, flags", [
-    ({}, ["--verify", "estimate"]),
-    ({"threshold": 0.6, "num_perm": 128, "seed": 3},
-     ["--threshold", "0.6", "--num-perm", "128", "--seed", "3", "--verify", "estimate"]),
-    ({"shingle": "word", "ngram": 2}, ["--shingle", "word", "--ngram", "2", "--verify", "estimate"]),
+    ({}, []),
+    ({"verify": "estimate"}, ["--verify", "estimate"]),
+    ({"threshold": 0.6, "num_perm": 128, "seed": 3}, ["--threshold", "0.6", "--num-perm", "128", "--seed", "3"]),
+    ({"shingle": "word", "ngram": 2}, ["--shingle", "word", "--ngram", "2"]),
     ({"method": "exact", "threshold": 0.7}, ["--method", "exact", "--threshold", "0.7"]),
-    ({"all_pairs": True, "threshold": 0.7}, ["--all-pairs", "--threshold", "0.7", "--verify", "estimate"]),
+    ({"all_pairs": True, "threshold": 0.7}, ["--all-pairs", "--threshold", "0.7"]),
 ])
 def test_dedup_equals_the_program(cli, corpus, tmp_path, options, flags):
     write_jsonl(tmp_path / "c.jsonl", corpus)
@@ -53,6 +53,32 @@ def test_dedup_equals_the_program(cli, corpus, tmp_path, options, flags):
                          if line.split("\t")[0].isdigit())
     ours = sorted((str(a), str(b), f"{sim:.6f}") for a, b, sim in r.pairs.tolist())
     assert their_pairs and ours == their_pairs
+
+
+def test_default_dedup_decides_borderline_pairs_exactly_as_the_program(cli, tmp_path):
+    # Copies with 20 of 200 words replaced lie near the threshold of 0.8: the estimate
+    # passes some that fail exactly and fails some that pass.
+    import random
+    rng = random.Random(31)
+    vocab = [f"w{i}" for i in range(3000)]
+    texts = []
+    for _ in range(60):
+        words = [rng.choice(vocab) for _ in range(200)]
+        copy = list(words)
+        for at in rng.sample(range(200), 20):
+            copy[at] = rng.choice(vocab)
+        texts += [" ".join(words), " ".join(copy)]
+    write_jsonl(tmp_path / "c.jsonl", texts)
+    run_cli(cli, "dedup", tmp_path / "c.jsonl", "--backend", "cpu", "-q", "--removed", tmp_path / "removed.tsv")
+    theirs = {int(line.split("\t")[0]) for line in (tmp_path / "removed.tsv").read_text().splitlines()
+              if line.split("\t")[0].isdigit()}
+    auto = gpudedup.dedup(texts, backend="cpu", batch_size=50)  # the replay reads the batches again
+    estimate = gpudedup.dedup(texts, backend="cpu", verify="estimate")
+    assert set(np.flatnonzero(~auto.keep).tolist()) == theirs
+    assert not np.array_equal(auto.keep, estimate.keep), "the exact check must change the answer here"
+    assert auto.stats["verify_exact_pairs"] > 0
+    # An iterator is read once by the engine and again by the exact check.
+    np.testing.assert_array_equal(gpudedup.dedup(iter(texts), backend="cpu").keep, auto.keep)
 
 
 def test_sketch_equals_the_program(cli, corpus, tmp_path):
