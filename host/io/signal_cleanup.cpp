@@ -65,7 +65,10 @@ extern "C" void remove_temporaries_and_die(int sig) {
 /// that handles (or ignores) one itself keeps its own.
 void install_handlers() {
   std::atexit(remove_temporaries_at_exit);
-  for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+  // SIGABRT too: LLVM's OpenMP runtime aborts when it cannot create a thread ("OMP: Error
+  // #34"), where libgomp calls exit(1); the process still ends by SIGABRT (and dumps core
+  // where enabled), without the temporaries.
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGABRT}) {
     struct sigaction old {};
     if (::sigaction(sig, nullptr, &old) != 0) continue;
     if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
