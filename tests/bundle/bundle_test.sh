@@ -12,6 +12,8 @@
 #      programs pass (Gpu tests skip without a GPU). The slowest CPU programs are left out
 #      (SKIP below): they check algorithms, which the ordinary tests already cover, not the
 #      bundle.
+#   4. the same copy's end-to-end step (--steps e2e) on a small generated corpus: the CPU
+#      rows of minhash, simhash and bloom, each with its seconds per stage.
 #   bundle_test.sh BUNDLE_DIR SOURCE_DIR BUILD_DIR
 set -euo pipefail
 bundle=$1 source=$2 build=$3
@@ -68,4 +70,14 @@ else
   (cd "$tmp/work" && "${clean_env[@]}" "${run[@]}") || status=$?
 fi
 [ "$status" = 0 ] || fail "gpu-check --bundle failed (exit $status)"
+
+# The end-to-end step: no GPU here, so the CPU rows alone; the table must hold one per method.
+(cd "$tmp/work" && "${clean_env[@]}" "$tmp/bundle/gpu-check" --bundle "$tmp/bundle" --no-gpu \
+   --steps e2e --e2e-documents 20000 --bloom-documents 5000 --logs "$tmp/logs") ||
+  fail "gpu-check --bundle --steps e2e failed"
+for row in minhash:20000 simhash:20000 bloom:5000; do
+  grep -Eq "^\| ${row%:*} \| cpu \| ${row#*:} \| [0-9]+ \| [0-9.]+ \|" "$tmp/logs/e2e/e2e.md" ||
+    fail "the end-to-end table has no ${row%:*} row of ${row#*:} documents (see above)"
+done
+[ ! -e "$tmp/logs/e2e/corpus.jsonl" ] || fail "the end-to-end step left its corpus behind"
 echo "gpu_bundle: ok"
