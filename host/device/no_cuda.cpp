@@ -34,6 +34,10 @@ std::unique_ptr<BucketProbe> make_cuda_bucket_probe(int, int) { no_cuda(); }
 
 void simhash_fingerprints_cuda(const SimHashSpec&, const DocumentBatch&, uint64_t*, uint32_t*, int) { no_cuda(); }
 
+void search_distinct_cuda(const std::vector<uint64_t>&, const HammingPlan&, int, int, const PairSink&, size_t) {
+  no_cuda();
+}
+
 std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>&, const HammingPlan&, int, int) {
   no_cuda();
 }

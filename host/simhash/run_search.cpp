@@ -42,6 +42,8 @@ struct RunSearch {
   std::vector<uint64_t> forbidden;
   std::vector<HammingPair>* out;
   bool always_split;
+  const PairSink* sink;  // null: every pair stays in out
+  size_t batch;
 
   bool allowed(uint64_t diff) const {
     for (uint64_t f : forbidden) {
@@ -71,6 +73,8 @@ struct RunSearch {
           out->push_back({a, b, d});
         }
       }
+      // A run of one big cluster has pairs quadratic in its size: hand them on as they come.
+      if (sink && out->size() >= batch) (*sink)(*out);
     }
   }
 
@@ -126,8 +130,8 @@ struct RunSearch {
 
 void search_run(const uint64_t* values, uint32_t* idx, size_t n, uint64_t fixed,
                 const std::vector<uint64_t>& forbidden, uint32_t k, size_t split_at,
-                std::vector<HammingPair>& out, bool always_split) {
-  RunSearch rs{values, k, split_at, forbidden, &out, always_split};
+                std::vector<HammingPair>& out, bool always_split, const PairSink* sink, size_t batch) {
+  RunSearch rs{values, k, split_at, forbidden, &out, always_split, sink, batch};
   rs.run(idx, n, fixed, 0);
 }
 

@@ -1,6 +1,7 @@
 // The SimHash engine: df pass, fingerprints per batch, then one exact Hamming search and
 // a union-find over the pairs that pass the score.
 #include <algorithm>
+#include <optional>
 
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
@@ -9,17 +10,14 @@
 #include "host/core/stage_clock.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/core/json_text.hpp"
+#include "host/simhash/pair_batch.hpp"
 #include "host/simhash/pair_verify.hpp"
 #include "host/simhash/simhash_detail.hpp"
+#include "host/simhash/spanning_forest.hpp"
 #include "host/core/run_numbering.hpp"
 #include "host/core/union_find.hpp"
 
 namespace gpudedup {
-namespace {
-
-bool by_pair(const HammingPair& x, const HammingPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
-
-}  // namespace
 
 using detail::seconds_since;
 using detail::stage_clock;
@@ -69,6 +67,81 @@ struct SimHashEngine::Impl {
     const uint32_t P = sh.meta_num_perm;
     return simhash_score(d, detail::meta_jaccard(&meta_sigs[size_t(a) * P], &meta_sigs[size_t(b) * P], P),
                          sh.meta_weight);
+  }
+
+  /// The pairs of distinct values within k, handed to the sink in batches (both backends
+  /// find the same set).
+  void search(const std::vector<uint64_t>& values, const detail::PairSink& sink,
+              size_t batch = detail::default_pair_batch) const {
+    if (backend == Backend::cuda) detail::search_distinct_cuda(values, plan, config.device, config.threads, sink, batch);
+    else detail::search_distinct_cpu(values, plan, config.threads, 0, sink, batch);
+  }
+  /// Every pair of distinct values within k, in one vector.
+  std::vector<HammingPair> search(const std::vector<uint64_t>& values) const {
+    std::vector<HammingPair> all;
+    search(values, detail::append_pairs_to(all));
+    return all;
+  }
+
+  /// The spanning forest of the document pairs within k that pass the score and the
+  /// verification, fed a chunk of candidates at a time as the search finds them. Counts
+  /// r.candidate_pairs (document pairs within k) and r.verified_pairs (those passing the
+  /// score). `ids` maps the search's positions to document numbers.
+  detail::SpanningForest search_forest(const detail::DistinctFingerprints& distinct, const std::vector<uint32_t>& ids,
+                                       DedupResult& r) const {
+    detail::SpanningForest forest(uint32_t(r.documents), [this](const HammingPair& p) -> std::optional<double> {
+      if (!verifier) return 1.0 - double(p.distance) / 64.0;
+      const double similarity = verifier->similarity(p.a, p.b);
+      if (!verifier->passes(similarity)) return std::nullopt;
+      return similarity;
+    });
+    const detail::SimHashPairBatch batch = detail::simhash_pair_batch(r.documents);
+    std::vector<HammingPair> candidates;
+    auto offer = [&](uint32_t a, uint32_t b, uint32_t distance) {
+      candidates.push_back({std::min(a, b), std::max(a, b), distance});
+      if (candidates.size() >= batch.forest) forest.add(candidates);
+    };
+    // Scores that differ per document pair (metadata) and verification need every pair;
+    // otherwise the score depends on the distance only, so equal fingerprints form a star
+    // around their first member and a pair of distinct values needs only their first
+    // members: the same clusters without listing quadratically many pairs.
+    const bool per_pair = sh.use_meta || verifier;
+    auto size_of = [&](uint32_t g) { return uint64_t(distinct.offsets[g + 1] - distinct.offsets[g]); };
+    auto member = [&](uint32_t g, uint64_t i) { return ids[distinct.members[distinct.offsets[g] + i]]; };
+    auto consider = [&](uint32_t a, uint32_t b, uint32_t distance) {
+      if (score(a, b, distance) < sh.min_score) return;
+      ++r.verified_pairs;
+      offer(a, b, distance);
+    };
+    for (uint32_t g = 0; g < distinct.size(); ++g) {
+      const uint64_t n = size_of(g);
+      r.candidate_pairs += n * (n - 1) / 2;
+      if (per_pair) {
+        for (uint64_t i = 0; i < n; ++i)
+          for (uint64_t j = i + 1; j < n; ++j) consider(member(g, i), member(g, j), 0);
+      } else if (score(0, 0, 0) >= sh.min_score) {
+        r.verified_pairs += n * (n - 1) / 2;
+        for (uint64_t i = 1; i < n; ++i) offer(member(g, 0), member(g, i), 0);
+      }
+    }
+    search(distinct.values, [&](std::vector<HammingPair>& value_pairs) {
+      for (const HammingPair& p : value_pairs) {
+        r.candidate_pairs += size_of(p.a) * size_of(p.b);
+        if (per_pair) {
+          for (uint64_t i = 0; i < size_of(p.a); ++i)
+            for (uint64_t j = 0; j < size_of(p.b); ++j) {
+              const uint32_t x = member(p.a, i), y = member(p.b, j);
+              consider(std::min(x, y), std::max(x, y), p.distance);
+            }
+        } else if (score(0, 0, p.distance) >= sh.min_score) {
+          r.verified_pairs += size_of(p.a) * size_of(p.b);
+          offer(member(p.a, 0), member(p.b, 0), p.distance);
+        }
+      }
+      value_pairs.clear();
+    }, batch.search);
+    forest.add(candidates);
+    return forest;
   }
 };
 
@@ -187,76 +260,53 @@ DedupResult SimHashEngine::finish() {
     ids.push_back(d);
     values.push_back(s.fps[d]);
   }
-  auto t0 = stage_clock::now();
+  const auto t0 = stage_clock::now();
   const detail::DistinctFingerprints distinct = detail::collapse_fingerprints(values);
-  std::vector<HammingPair> value_pairs =
-      s.backend == Backend::cuda ? detail::search_distinct_cuda(distinct.values, s.plan, s.config.device, s.config.threads)
-                                 : detail::search_distinct_cpu(distinct.values, s.plan, s.config.threads);
-  std::sort(value_pairs.begin(), value_pairs.end(), by_pair);
-  s.seconds.candidates += seconds_since(t0);
-
-  t0 = stage_clock::now();
-  std::vector<HammingPair> pairs;  // in document numbers, sorted by (a, b)
-  if (s.sh.use_meta || s.config.all_pairs || s.verifier) {
-    // Scores differ per document pair (metadata, verification), or every pair is wanted:
-    // expand. (A group of g equal fingerprints becomes g(g-1)/2 pairs.)
-    pairs = detail::expand_pairs(distinct, value_pairs);
-    r.candidate_pairs = pairs.size();
-    size_t kept = 0;
-    for (auto& p : pairs) {
-      p.a = ids[p.a];  // ids ascend, so a < b and the order survive
-      p.b = ids[p.b];
-      if (s.score(p.a, p.b, p.distance) >= s.sh.min_score) pairs[kept++] = p;
-    }
-    pairs.resize(kept);
-    r.verified_pairs = kept;
-  } else {
-    // The score depends on the distance only, so equal fingerprints form a star around
-    // their first member and a pair of distinct values needs only their first members:
-    // the same clusters without listing quadratically many pairs.
-    auto size_of = [&](uint32_t g) { return uint64_t(distinct.offsets[g + 1] - distinct.offsets[g]); };
-    auto first_of = [&](uint32_t g) { return ids[distinct.members[distinct.offsets[g]]]; };
-    for (uint32_t g = 0; g < distinct.size(); ++g) {
-      r.candidate_pairs += size_of(g) * (size_of(g) - 1) / 2;
-      if (s.score(0, 0, 0) < s.sh.min_score) continue;
-      r.verified_pairs += size_of(g) * (size_of(g) - 1) / 2;
-      for (uint32_t i = distinct.offsets[g] + 1; i < distinct.offsets[g + 1]; ++i)
-        pairs.push_back({first_of(g), ids[distinct.members[i]], 0});
-    }
-    for (const auto& p : value_pairs) {
-      r.candidate_pairs += size_of(p.a) * size_of(p.b);
-      if (s.score(0, 0, p.distance) < s.sh.min_score) continue;
-      r.verified_pairs += size_of(p.a) * size_of(p.b);
-      const uint32_t a = first_of(p.a), b = first_of(p.b);
-      pairs.push_back({std::min(a, b), std::max(a, b), p.distance});
-    }
-    std::sort(pairs.begin(), pairs.end(), by_pair);
-  }
-  s.seconds.candidates += seconds_since(t0);
-
-  t0 = stage_clock::now();
   detail::UnionFind uf(r.documents);
   SimHashPairInfo& info = s.pair_info;
   info = {};
-  uint64_t verified = 0;
-  for (const auto& p : pairs) {
-    double similarity = 1.0 - double(p.distance) / 64.0;
-    if (s.verifier) {
-      // A pair already inside one cluster cannot change it: not verified (unless listed).
-      if (!s.config.all_pairs && uf.find(p.a) == uf.find(p.b)) continue;
-      similarity = s.verifier->similarity(p.a, p.b);
-      if (!s.verifier->passes(similarity)) continue;
-      ++verified;
+  auto keep = [&](uint32_t a, uint32_t b, uint32_t distance, double similarity) {
+    r.pairs.push_back({a, b, similarity});
+    r.pair_distances.push_back(distance);
+    info.distance.push_back(uint8_t(distance));
+    info.score.push_back(s.score(a, b, distance));
+  };
+  if (s.config.all_pairs) {
+    // Every passing pair is listed: they are all held, sorted, and checked.
+    std::vector<HammingPair> pairs = detail::expand_pairs(distinct, s.search(distinct.values));
+    r.candidate_pairs = pairs.size();
+    uint64_t verified = 0;
+    for (auto& p : pairs) {
+      p.a = ids[p.a];  // ids ascend, so a < b and the order survive
+      p.b = ids[p.b];
+      if (s.score(p.a, p.b, p.distance) < s.sh.min_score) continue;
+      ++r.verified_pairs;
+      double similarity = 1.0 - double(p.distance) / 64.0;
+      if (s.verifier) {
+        similarity = s.verifier->similarity(p.a, p.b);
+        if (!s.verifier->passes(similarity)) continue;
+        ++verified;
+      }
+      uf.unite(p.a, p.b);
+      keep(p.a, p.b, p.distance, similarity);
     }
-    if (!uf.unite(p.a, p.b) && !s.config.all_pairs) continue;
-    r.pairs.push_back({p.a, p.b, similarity});
-    r.pair_distances.push_back(p.distance);
-    info.distance.push_back(uint8_t(p.distance));
-    info.score.push_back(s.score(p.a, p.b, p.distance));
+    s.passed_verification = verified;
+  } else {
+    // One pair per document the clustering removes: the spanning forest of the passing
+    // pairs, gathered a chunk of candidates at a time (spanning_forest.hpp), so memory
+    // stays bounded however many pairs lie within k.
+    const detail::SpanningForest forest = s.search_forest(distinct, ids, r);
+    for (const detail::ForestPair& p : forest.pairs()) {
+      uf.unite(p.a, p.b);
+      keep(p.a, p.b, p.distance, p.similarity);
+    }
+    s.passed_verification = s.verifier ? forest.pairs().size() : 0;
   }
-  s.passed_verification = verified;
+  s.seconds.candidates += seconds_since(t0);
+
+  const auto t1 = stage_clock::now();
   detail::label_clusters(uf, r.documents, r);
-  s.seconds.cluster += seconds_since(t0);
+  s.seconds.cluster += seconds_since(t1);
   r.seconds = s.seconds;
   detail::number_documents(r, s.config.first_document_number);
   return r;

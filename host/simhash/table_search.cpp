@@ -1,9 +1,11 @@
 // The CPU search over distinct fingerprints: per table, a radix sort of (key, index) and a
-// walk over runs of equal keys; the runs are searched in parallel (run_search.cpp).
+// walk over runs of equal keys; the runs are searched in parallel (run_search.cpp), and the
+// pairs go to the caller's sink a batch at a time.
 #include <omp.h>
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include "host/core/parallel_errors.hpp"
 #include "host/simhash/simhash_detail.hpp"
@@ -31,11 +33,17 @@ void radix_sort(std::vector<KeyIndex>& a, uint64_t mask) {
 
 }  // namespace
 
-std::vector<HammingPair> search_distinct_cpu(const std::vector<uint64_t>& values, const HammingPlan& plan,
-                                             int threads, size_t first_table) {
+void search_distinct_cpu(const std::vector<uint64_t>& values, const HammingPlan& plan, int threads,
+                         size_t first_table, const PairSink& sink, size_t batch) {
   const size_t n = values.size();
   if (threads <= 0) threads = omp_get_max_threads();
   std::vector<std::vector<HammingPair>> found(static_cast<size_t>(threads));
+  // The threads share the sink, one at a time; each keeps its own batch.
+  std::mutex sink_mutex;
+  const PairSink locked_sink = [&](std::vector<HammingPair>& pairs) {
+    const std::lock_guard<std::mutex> lock(sink_mutex);
+    sink(pairs);
+  };
   std::vector<KeyIndex> sorted(n);
   std::vector<uint32_t> order(n);
   std::vector<std::pair<size_t, size_t>> runs;  // [begin, end) of runs of two or more
@@ -67,14 +75,23 @@ std::vector<HammingPair> search_distinct_cpu(const std::vector<uint64_t>& values
         if (i == e) { pruned = true; break; }
       }
       if (!pruned) {
-        search_run(values.data(), order.data() + s, e - s, mask, forbidden, plan.k, split_at,
-                   found[size_t(omp_get_thread_num())]);
+        auto& out = found[size_t(omp_get_thread_num())];
+        search_run(values.data(), order.data() + s, e - s, mask, forbidden, plan.k, split_at, out,
+                   /*always_split=*/false, &locked_sink, batch);
+        if (out.size() >= batch) locked_sink(out);
       }
     });
     errors.rethrow();
   }
+  for (auto& f : found) {
+    if (!f.empty()) sink(f);
+  }
+}
+
+std::vector<HammingPair> search_distinct_cpu(const std::vector<uint64_t>& values, const HammingPlan& plan,
+                                             int threads, size_t first_table) {
   std::vector<HammingPair> all;
-  for (auto& f : found) all.insert(all.end(), f.begin(), f.end());
+  search_distinct_cpu(values, plan, threads, first_table, append_pairs_to(all));
   return all;
 }
 

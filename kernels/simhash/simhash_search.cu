@@ -2,7 +2,9 @@
 // cub run-length encoding into runs of equal keys, then one warp per run compares its
 // pairs (count pass, scan, write pass). Runs above the split threshold are few; they go
 // back to the host and through search_run (run_search.cpp), whose splitting argument is
-// the same. The answer is a set of pairs; the engine sorts it, so it equals the CPU's.
+// the same. The answer is a set of pairs, handed to the caller's sink a slice of runs at a
+// time (so a table with more pairs than memory holds still runs); the engine sorts what it
+// keeps, so it equals the CPU's.
 //
 // Limits. The run-length encoding takes any count (kernels/device/run_length.cuh cuts it
 // into pieces CUB's int count can take). When the device runs out of memory, the tables
@@ -47,20 +49,23 @@ __device__ bool emit(uint64_t x, uint64_t y, uint32_t k, const uint64_t* forbidd
   return true;
 }
 
-/// Warp per run. Small runs (2 .. split_at) only; with out == nullptr it counts the pairs
-/// into counts[run], else writes them from out + offsets[run].
+/// Warp per run of [first_run, end_run). Small runs (2 .. split_at) only; with out ==
+/// nullptr it counts the pairs into counts[run], else writes them from
+/// out + offsets[run] - base (base: offsets[first_run], so that a slice of runs fills out
+/// from its start).
 __global__ void run_pairs_kernel(const uint64_t* values, const uint32_t* idx, const uint32_t* run_start,
-                                 const uint32_t* run_len, size_t num_runs, uint32_t split_at, uint32_t k,
-                                 const uint64_t* forbidden, uint32_t forbidden_count, unsigned long long* counts,
-                                 const unsigned long long* offsets, Pair* out) {
-  const size_t run = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+                                 const uint32_t* run_len, size_t first_run, size_t end_run, uint32_t split_at,
+                                 uint32_t k, const uint64_t* forbidden, uint32_t forbidden_count,
+                                 unsigned long long* counts, const unsigned long long* offsets,
+                                 unsigned long long base, Pair* out) {
+  const size_t run = first_run + (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x % 32;
-  if (run >= num_runs) return;  // uniform per warp
+  if (run >= end_run) return;  // uniform per warp
   const uint32_t s = run_len[run];
   unsigned long long found = 0;
   if (s >= 2 && s <= split_at) {
     const uint32_t* r = idx + run_start[run];
-    Pair* dst = out ? out + offsets[run] : nullptr;
+    Pair* dst = out ? out + (offsets[run] - base) : nullptr;
     for (uint32_t i = 0; i + 1 < s; ++i) {
       const uint64_t x = values[r[i]];
       for (uint32_t base = i + 1; base < s; base += 32) {
@@ -90,13 +95,16 @@ struct SearchBuffers {
         run_len(v.size(), s), run_start(v.size(), s), counts(v.size(), s), offsets(v.size(), s) {}
 };
 
-/// Appends the pairs of table t to result. @throws device_out_of_memory (result may then
-/// hold part of the table's pairs: the caller drops them).
+/// Blocks of warps_per_block warps, one warp per run, for `runs` runs.
+unsigned run_blocks_for(size_t runs) { return unsigned((runs + warps_per_block - 1) / warps_per_block); }
+
+/// Hands the pairs of table t to the sink, a slice of runs at a time (at most `batch`
+/// pairs unless one run has more). @throws device_out_of_memory only before the first
+/// pair reached the sink (the caller then searches this table on the CPU).
 void search_table(const std::vector<uint64_t>& values, const HammingPlan& plan, size_t t, SearchBuffers& b,
-                  std::vector<HammingPair>& result, cudaStream_t s) {
+                  const PairSink& sink, size_t batch, cudaStream_t s) {
   const size_t n = values.size();
   const unsigned blocks = unsigned((n + threads_per_block - 1) / threads_per_block);
-  const unsigned run_blocks = unsigned((n + warps_per_block - 1) / warps_per_block);
   const uint64_t mask = plan.table_masks[t];
   mask_kernel<<<blocks, threads_per_block, 0, s>>>(b.values.data(), n, mask, b.keys.data(), b.idx.data());
   GD_CUDA_CHECK_LAUNCH();
@@ -121,11 +129,10 @@ void search_table(const std::vector<uint64_t>& values, const HammingPlan& plan, 
   const size_t split_at = split_threshold(n, num_runs, plan.split_factor);
   const uint32_t split32 = uint32_t(std::min<size_t>(split_at, UINT32_MAX));
 
-  // Count, scan, write the pairs of the small runs.
-  run_pairs_kernel<<<run_blocks, threads_per_block, 0, s>>>(b.values.data(), b.idx_sorted.data(), b.run_start.data(),
-                                                            b.run_len.data(), num_runs, split32, plan.k,
-                                                            b.masks.data(), uint32_t(t), b.counts.data(), nullptr,
-                                                            nullptr);
+  // Count and scan the pairs of the small runs.
+  run_pairs_kernel<<<run_blocks_for(num_runs), threads_per_block, 0, s>>>(
+      b.values.data(), b.idx_sorted.data(), b.run_start.data(), b.run_len.data(), 0, num_runs, split32, plan.k,
+      b.masks.data(), uint32_t(t), b.counts.data(), nullptr, 0, nullptr);
   GD_CUDA_CHECK_LAUNCH();
   {
     size_t temp_bytes = 0;
@@ -133,27 +140,49 @@ void search_table(const std::vector<uint64_t>& values, const HammingPlan& plan, 
     auto temp = cub_temp_storage(temp_bytes, s);
     GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, b.counts.data(), b.offsets.data(), num_runs, s));
   }
-  unsigned long long last_count = 0, last_offset = 0;
+  // Slices of runs whose pairs fit a batch: the offsets (an exclusive scan) and the total
+  // say where each slice ends.
+  std::vector<unsigned long long> offsets(num_runs + 1);
+  unsigned long long last_count = 0;
+  GD_CUDA_TRY(cudaMemcpyAsync(offsets.data(), b.offsets.data(), num_runs * sizeof(unsigned long long),
+                              cudaMemcpyDeviceToHost, s));
   GD_CUDA_TRY(cudaMemcpyAsync(&last_count, b.counts.data() + num_runs - 1, sizeof(last_count), cudaMemcpyDeviceToHost, s));
-  GD_CUDA_TRY(cudaMemcpyAsync(&last_offset, b.offsets.data() + num_runs - 1, sizeof(last_offset), cudaMemcpyDeviceToHost, s));
-  GD_CUDA_TRY(cudaStreamSynchronize(s));
-  const size_t total = size_t(last_count + last_offset);
-  device_buffer<Pair> d_pairs(std::max<size_t>(total, 1), s);
-  run_pairs_kernel<<<run_blocks, threads_per_block, 0, s>>>(b.values.data(), b.idx_sorted.data(), b.run_start.data(),
-                                                            b.run_len.data(), num_runs, split32, plan.k,
-                                                            b.masks.data(), uint32_t(t), nullptr, b.offsets.data(),
-                                                            d_pairs.data());
-  GD_CUDA_CHECK_LAUNCH();
-  std::vector<Pair> h_pairs(total);
-  if (total)
-    GD_CUDA_TRY(cudaMemcpyAsync(h_pairs.data(), d_pairs.data(), total * sizeof(Pair), cudaMemcpyDeviceToHost, s));
-
-  // Big runs: few by definition of the threshold; split on the host.
   std::vector<uint32_t> run_len(num_runs), run_start(num_runs);
   GD_CUDA_TRY(cudaMemcpyAsync(run_len.data(), b.run_len.data(), num_runs * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
   GD_CUDA_TRY(cudaMemcpyAsync(run_start.data(), b.run_start.data(), num_runs * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
   GD_CUDA_TRY(cudaStreamSynchronize(s));
-  for (const Pair& p : h_pairs) result.push_back({p.a, p.b, p.d});
+  offsets[num_runs] = offsets[num_runs - 1] + last_count;
+  std::vector<std::pair<size_t, size_t>> slices;  // [first run, end run)
+  size_t largest = 0;
+  for (size_t r0 = 0; r0 < num_runs;) {
+    // The last run r1 > r0 whose pairs still fit: offsets[r1] - offsets[r0] <= batch.
+    size_t r1 = size_t(std::upper_bound(offsets.begin() + long(r0) + 1, offsets.end(), offsets[r0] + batch) -
+                       offsets.begin()) - 1;
+    r1 = std::max(r1, r0 + 1);  // one run with more pairs than a batch is a slice of its own
+    if (offsets[r1] > offsets[r0]) {
+      slices.emplace_back(r0, r1);
+      largest = std::max(largest, size_t(offsets[r1] - offsets[r0]));
+    }
+    r0 = r1;
+  }
+  // The last allocation of the table: past it nothing can run out of device memory, so no
+  // pair reaches the sink before the table is sure to finish on the device.
+  device_buffer<Pair> d_pairs(std::max<size_t>(largest, 1), s);
+  std::vector<HammingPair> pairs;
+  for (auto [r0, r1] : slices) {
+    const size_t count = size_t(offsets[r1] - offsets[r0]);
+    run_pairs_kernel<<<run_blocks_for(r1 - r0), threads_per_block, 0, s>>>(
+        b.values.data(), b.idx_sorted.data(), b.run_start.data(), b.run_len.data(), r0, r1, split32, plan.k,
+        b.masks.data(), uint32_t(t), nullptr, b.offsets.data(), offsets[r0], d_pairs.data());
+    GD_CUDA_CHECK_LAUNCH();
+    static_assert(sizeof(Pair) == sizeof(HammingPair), "Pair and HammingPair share their layout");
+    pairs.resize(count);
+    GD_CUDA_TRY(cudaMemcpyAsync(pairs.data(), d_pairs.data(), count * sizeof(Pair), cudaMemcpyDeviceToHost, s));
+    GD_CUDA_TRY(cudaStreamSynchronize(s));
+    sink(pairs);
+  }
+
+  // Big runs: few by definition of the threshold; split on the host.
   const std::vector<uint64_t> forbidden(plan.table_masks.begin(), plan.table_masks.begin() + long(t));
   std::vector<uint32_t> big;
   for (size_t r = 0; r < num_runs; ++r) {
@@ -162,31 +191,34 @@ void search_table(const std::vector<uint64_t>& values, const HammingPlan& plan, 
     GD_CUDA_TRY(cudaMemcpyAsync(big.data(), b.idx_sorted.data() + run_start[r], big.size() * sizeof(uint32_t),
                                 cudaMemcpyDeviceToHost, s));
     GD_CUDA_TRY(cudaStreamSynchronize(s));
-    search_run(values.data(), big.data(), big.size(), mask, forbidden, plan.k, split_at, result);
+    search_run(values.data(), big.data(), big.size(), mask, forbidden, plan.k, split_at, pairs,
+               /*always_split=*/false, &sink, batch);
   }
+  if (!pairs.empty()) sink(pairs);
 }
 
 }  // namespace
 
+void search_distinct_cuda(const std::vector<uint64_t>& values, const HammingPlan& plan, int device, int threads,
+                          const PairSink& sink, size_t batch) {
+  if (values.size() < 2) return;
+  const DeviceStream stream = device_context(device).stream();  // for this call
+  const cudaStream_t s = stream.get();
+  size_t t = 0;  // the table under way
+  try {
+    SearchBuffers buffers(values, plan, s);
+    for (; t < plan.table_masks.size(); ++t) search_table(values, plan, t, buffers, sink, batch, s);
+    return;
+  } catch (const device_out_of_memory&) {
+    // Table t handed nothing to the sink (search_table): the CPU searches it and the rest.
+  }
+  search_distinct_cpu(values, plan, threads, t, sink, batch);
+}
+
 std::vector<HammingPair> search_distinct_cuda(const std::vector<uint64_t>& values, const HammingPlan& plan,
                                               int device, int threads) {
   std::vector<HammingPair> result;
-  if (values.size() < 2) return result;
-  const DeviceStream stream = device_context(device).stream();  // for this call
-  const cudaStream_t s = stream.get();
-  size_t t = 0, kept = 0;  // the table under way, and the pairs of the tables before it
-  try {
-    SearchBuffers buffers(values, plan, s);
-    for (; t < plan.table_masks.size(); ++t) {
-      kept = result.size();
-      search_table(values, plan, t, buffers, result, s);
-    }
-    return result;
-  } catch (const device_out_of_memory&) {
-  }
-  result.resize(kept);
-  const std::vector<HammingPair> rest = search_distinct_cpu(values, plan, threads, t);
-  result.insert(result.end(), rest.begin(), rest.end());
+  search_distinct_cuda(values, plan, device, threads, append_pairs_to(result));
   return result;
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <utility>
@@ -248,5 +249,58 @@ TEST(SimHashGpuSmallCard, EngineUnderEveryAllocationFailingOnceEqualsCpu) {
     EXPECT_EQ(cpu.representative, gpu.representative) << rule;
     EXPECT_TRUE(cpu.pairs == gpu.pairs) << rule;
     EXPECT_EQ(cpu.verified_pairs, gpu.verified_pairs) << rule;
+  }
+}
+
+TEST(SimHashGpuSmallCard, PairsInSlicesOfRunsEqualCpu) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  // The small runs' pairs come back a slice of runs at a time (at most `batch` pairs, or
+  // one run whole), the big runs' a batch at a time; every pair once, none lost.
+  const std::vector<uint64_t> values = search_values(100000);
+  for (uint32_t k : {3u, 6u}) {
+    const auto plan = detail::make_hamming_plan(k, 0, 2.0);
+    const auto cpu = sorted(detail::search_distinct_cpu(values, plan, 0));
+    ASSERT_GT(cpu.size(), 1000u);
+    for (size_t batch : {size_t(1), size_t(7), size_t(1000)}) {
+      std::vector<HammingPair> gpu;
+      size_t calls = 0;
+      detail::search_distinct_cuda(values, plan, 0, 0, [&](std::vector<HammingPair>& pairs) {
+        ++calls;
+        gpu.insert(gpu.end(), pairs.begin(), pairs.end());
+        pairs.clear();
+      }, batch);
+      EXPECT_TRUE(sorted(gpu) == cpu) << "k=" << k << " batch " << batch;
+      EXPECT_GT(calls, cpu.size() / (batch + 5000)) << "k=" << k << " batch " << batch;
+    }
+  }
+}
+
+TEST(SimHashGpuSmallCard, EngineWithPairsInSmallBatchesEqualsCpu) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  // GPUDEDUP_SIMHASH_PAIR_BATCH: the GPU search's slices and the spanning forest's chunks
+  // a few pairs each; the result equals the CPU engine's with its default batches.
+  const auto batch = random_docs(3000, 24);
+  for (VerifyMode verify : {VerifyMode::none, VerifyMode::estimate}) {
+    Config c;
+    c.simhash.hamming = 8;
+    c.simhash.verify = verify;
+    c.threshold = 0.5;
+    c.method = "simhash";
+    c.backend = Backend::cpu;
+    SimHashEngine cpu(c);
+    cpu.add(batch);
+    const DedupResult want = cpu.finish();
+    ASSERT_GT(want.candidate_pairs, 100u);
+    setenv("GPUDEDUP_SIMHASH_PAIR_BATCH", "5", 1);
+    c.backend = Backend::cuda;
+    SimHashEngine gpu(c);
+    gpu.add(batch);
+    const DedupResult got = gpu.finish();
+    unsetenv("GPUDEDUP_SIMHASH_PAIR_BATCH");
+    EXPECT_EQ(want.representative, got.representative) << to_string(verify);
+    EXPECT_TRUE(want.pairs == got.pairs) << to_string(verify);
+    EXPECT_EQ(want.pair_distances, got.pair_distances) << to_string(verify);
+    EXPECT_EQ(want.candidate_pairs, got.candidate_pairs) << to_string(verify);
+    EXPECT_EQ(want.verified_pairs, got.verified_pairs) << to_string(verify);
   }
 }
