@@ -73,9 +73,9 @@ fi
 
 # The end-to-end step: no GPU here, so the CPU rows alone; the table must hold one per method.
 (cd "$tmp/work" && "${clean_env[@]}" "$tmp/bundle/gpu-check" --bundle "$tmp/bundle" --no-gpu \
-   --steps e2e --e2e-documents 20000 --bloom-documents 5000 --logs "$tmp/logs") ||
+   --steps e2e --e2e-documents 20000 --simhash-documents 10000 --bloom-documents 5000 --logs "$tmp/logs") ||
   fail "gpu-check --bundle --steps e2e failed"
-for row in minhash:20000 simhash:20000 bloom:5000; do
+for row in minhash:20000 simhash:10000 bloom:5000; do
   grep -Eq "^\| ${row%:*} \| cpu \| ${row#*:} \| [0-9]+ \| [0-9.]+ \|" "$tmp/logs/e2e/e2e.md" ||
     fail "the end-to-end table has no ${row%:*} row of ${row#*:} documents (see above)"
 done
