@@ -88,6 +88,9 @@ class ArrowParquetTable : public ParquetTable {
         continue;
       }
       if (batch->num_rows() == 0) continue;
+      // Records are numbered by the footer (the second pass copies row groups by it): rows
+      // past its count would shift every later record.
+      if (group_done_ + uint64_t(batch->num_rows()) > group_rows_) return lose_group(damage, "more rows than the footer says");
       out.row_group = group_;
       out.first_row = group_first_ + group_done_;
       const auto text = batch->GetColumnByName(text_.name);

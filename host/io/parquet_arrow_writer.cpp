@@ -83,10 +83,21 @@ std::shared_ptr<parquet::WriterProperties> properties_like(parquet::arrow::FileR
   return b.build();
 }
 
+/// What names the inputs in a message about the output as a whole: the file, or the
+/// first and how many more.
+std::string inputs_named(const std::vector<ParquetKeptInput>& inputs) {
+  std::vector<const std::string*> usable;
+  for (const auto& in : inputs)
+    if (!in.unusable) usable.push_back(&in.path);
+  if (usable.empty()) return "no input";
+  if (usable.size() == 1) return *usable.front();
+  return *usable.front() + " and " + std::to_string(usable.size() - 1) + " more";
+}
+
 }  // namespace
 
-uint64_t write_arrow_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
-                          const std::vector<uint8_t>& keep, std::ostream& out) {
+uint64_t write_arrow_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
+                          std::ostream& out) {
   static std::once_flag compute_ready;
   std::call_once(compute_ready, [] { check(arrow::compute::Initialize(), "cannot start Arrow's compute functions"); });
   auto sink = std::make_shared<OstreamSink>(out);
@@ -96,64 +107,71 @@ uint64_t write_arrow_kept(const std::vector<std::string>& paths, const std::vect
   uint64_t record = 0;
   std::string reading;  // the input being copied, for Arrow's exceptions, which name no file
   try {
-    for (size_t f = 0; f < paths.size(); ++f) {
-      if (f < unusable.size() && unusable[f]) continue;
-      const std::string& path = paths[f];
+    for (const ParquetKeptInput& input : inputs) {
+      if (input.unusable) continue;
+      const std::string& path = input.path;
       reading = path;
       auto reader = open_reader(path);
       std::shared_ptr<arrow::Schema> file_schema;
       check(reader->GetSchema(&file_schema), path + ": cannot read the Parquet schema");
+      const auto meta = reader->parquet_reader()->metadata();
+      // The first pass numbered the footer's rows; other rows now would put kept rows in
+      // the wrong place.
+      if (meta->num_rows() < 0 || uint64_t(meta->num_rows()) != input.records)
+        throw data_error(path + ": the Parquet footer gives " + std::to_string(meta->num_rows()) + " rows, the first pass read " +
+                         std::to_string(input.records) + "; do not modify the input files while gpudedup runs");
       if (!writer) {
         schema = file_schema;
         first_path = path;
+        // Arrow reads some column types it cannot write back (a corrupt or foreign schema).
         writer = value_or_throw(parquet::arrow::FileWriter::Open(*schema, arrow::default_memory_pool(), sink,
                                                                  properties_like(*reader),
                                                                  parquet::ArrowWriterProperties::Builder().store_schema()->build()),
-                                "cannot start the Parquet output");
+                                path + ": cannot write its columns as Parquet output");
       } else if (!file_schema->Equals(*schema, false)) {
         throw data_error(path + ": its columns differ from those of " + first_path + " (" + file_schema->ToString() +
                          " vs " + schema->ToString() + "); Parquet output needs inputs with one schema: run them apart");
       }
-      const auto meta = reader->parquet_reader()->metadata();
       for (int g = 0; g < meta->num_row_groups(); ++g) {
+        const std::string group = path + ": row group " + std::to_string(g);
         const uint64_t group_rows = uint64_t(meta->RowGroup(g)->num_rows());
         const uint64_t group_first = record;
         bool any = false;
         for (uint64_t r = group_first; r < group_first + group_rows && r < keep.size(); ++r) any = any || keep[r] != 0;
         record += group_rows;
         if (!any) continue;  // nothing kept here (also a row group the first pass could not read)
-        auto batches = value_or_throw(reader->GetRecordBatchReader({g}), path + ": row group " + std::to_string(g));
+        auto batches = value_or_throw(reader->GetRecordBatchReader({g}), group);
         uint64_t at = group_first;
         for (;;) {
           std::shared_ptr<arrow::RecordBatch> batch;
-          check(batches->ReadNext(&batch), path + ": row group " + std::to_string(g) + " cannot be read");
+          check(batches->ReadNext(&batch), group + " cannot be read");
           if (!batch) break;
           // A corrupt file gives columns of different lengths (filtered into wrong rows) or offsets
           // outside their data (read out of bounds by the filter and the writer).
-          check(validate_batch(*batch), path + ": row group " + std::to_string(g) + " cannot be read");
+          check(validate_batch(*batch), group + " cannot be read");
           arrow::BooleanBuilder mask;
-          check(mask.Reserve(batch->num_rows()), "out of memory");
+          check(mask.Reserve(batch->num_rows()), group + ": no memory for the keep mask");
           for (int64_t i = 0; i < batch->num_rows(); ++i, ++at) mask.UnsafeAppend(at < keep.size() && keep[at] != 0);
           std::shared_ptr<arrow::Array> mask_array;
-          check(mask.Finish(&mask_array), "out of memory");
-          auto kept = value_or_throw(arrow::compute::Filter(batch, mask_array), path + ": cannot filter the kept rows");
+          check(mask.Finish(&mask_array), group + ": no memory for the keep mask");
+          auto kept = value_or_throw(arrow::compute::Filter(batch, mask_array), group + ": cannot filter the kept rows");
           const auto& kept_batch = kept.record_batch();
           if (kept_batch->num_rows() > 0)
-            check(writer->WriteRecordBatch(*kept_batch), "cannot write the Parquet output");
+            check(writer->WriteRecordBatch(*kept_batch), group + ": cannot write its kept rows to the Parquet output");
         }
         // Fewer rows than the footer says (a corrupt column) would lose kept rows unseen.
         if (at != group_first + group_rows)
-          throw data_error(path + ": row group " + std::to_string(g) + " cannot be read: it gives " +
-                           std::to_string(at - group_first) + " rows where the footer says " + std::to_string(group_rows) +
-                           " (is the file corrupt?)");
+          throw data_error(group + " cannot be read: it gives " + std::to_string(at - group_first) +
+                           " rows where the footer says " + std::to_string(group_rows) + " (is the file corrupt?)");
       }
     }
     reading.clear();
     if (!writer) throw data_error("no Parquet input to write the kept rows of");
-    check(writer->Close(), "cannot finish the Parquet output");
+    check(writer->Close(), "cannot finish the Parquet output of the kept rows of " + inputs_named(inputs));
     return record;
   } catch (const parquet::ParquetException& e) {
-    throw data_error((reading.empty() ? std::string() : reading + ": ") + "cannot write the kept Parquet rows: " + e.what() +
+    const std::string named = reading.empty() ? inputs_named(inputs) : reading;
+    throw data_error(named + ": cannot write the kept Parquet rows: " + e.what() +
                      (reading.empty() ? "" : " (is the file corrupt?)"));
   }
 }

@@ -60,23 +60,30 @@ class ParquetTable {
   virtual uint64_t total_bytes() const = 0;
 };
 
-/// Writes the rows r of the Parquet files `paths` (numbered from `first_record`, in order,
-/// whole files) with keep[r] != 0 to `out` as one Parquet file with the schema of the
-/// first file. Files in `unusable` (same order, 1: skipped by the first pass) contribute
-/// no row. @return the rows of the files read (records numbered). @throws data_error
-/// naming a file whose schema differs from the first's, or a file that cannot be read.
-uint64_t write_parquet_kept(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
-                            const std::vector<uint8_t>& keep, std::ostream& out);
+/// One input of the kept-rows copy, with what the first pass made of it.
+struct ParquetKeptInput {
+  std::string path;
+  bool unusable = false;  ///< skipped whole by the first pass: contributes no row
+  uint64_t records = 0;   ///< the records the first pass numbered in it (its footer's rows)
+};
+
+/// Writes the rows r of the Parquet files (numbered from 0, in order, whole files) with
+/// keep[r] != 0 to `out` as one Parquet file with the schema of the first usable file.
+/// @return the rows of the files read (records numbered). @throws data_error naming the
+/// file whenever one is at fault: a schema that differs from the first's, a row group that
+/// cannot be read or written, a footer whose rows differ from the first pass's records.
+uint64_t write_parquet_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
+                            std::ostream& out);
 
 /// What the Parquet module (libgpudedup_parquet.so, parquet_arrow_module.cpp) gives, from
 /// its one exported function `gpudedup_parquet_module`.
 struct ParquetModule {
   int abi = 0;  ///< kParquetModuleAbi of the module's build
   std::unique_ptr<ParquetTable> (*open)(const std::string& path, const ParquetColumns& columns) = nullptr;
-  uint64_t (*write_kept)(const std::vector<std::string>& paths, const std::vector<uint8_t>& unusable,
-                         const std::vector<uint8_t>& keep, std::ostream& out) = nullptr;
+  uint64_t (*write_kept)(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
+                         std::ostream& out) = nullptr;
 };
 /// Changes whenever ParquetModule, ParquetTable or ParquetRows change.
-constexpr int kParquetModuleAbi = 2;
+constexpr int kParquetModuleAbi = 3;
 
 }  // namespace gpudedup::io

@@ -353,15 +353,13 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& ou
   auto& m = *impl_;
   GD_EXPECTS(m.exhausted, "RecordReader::write_kept: read the input to the end with next() first");
   if (format == KeptFormat::parquet) {
-    std::vector<std::string> paths;
-    std::vector<uint8_t> unusable;
+    std::vector<io::ParquetKeptInput> inputs;
     for (const auto& input : m.inputs) {
       GD_EXPECTS(input.format == InputFormat::parquet,
                  "Parquet output needs Parquet inputs, but " + input.name + " is not one (see kept_format)");
-      paths.push_back(input.path);
-      unusable.push_back(!input.unusable.empty());
+      inputs.push_back({input.path, !input.unusable.empty(), input.records});
     }
-    const uint64_t rows = io::write_parquet_kept(paths, unusable, keep, out);
+    const uint64_t rows = io::write_parquet_kept(inputs, keep, out);
     if (rows != m.stats.records) throw changed_between_passes(m.stats.records, rows);
     return;
   }
@@ -426,7 +424,7 @@ void RecordReader::write_kept_parquet(size_t file, const std::vector<uint8_t>& k
   GD_EXPECTS(input.first_record + input.records <= keep.size(), "RecordReader::write_kept_parquet: `keep` is too short");
   const auto first = keep.begin() + std::ptrdiff_t(input.first_record);
   const std::vector<uint8_t> own(first, first + std::ptrdiff_t(input.records));
-  const uint64_t rows = io::write_parquet_kept({input.path}, {0}, own, out);
+  const uint64_t rows = io::write_parquet_kept({{input.path, false, input.records}}, own, out);
   if (rows != input.records) throw changed_between_passes(input.records, rows);
 }
 
