@@ -6,12 +6,14 @@
 #include <arrow/compute/initialize.h>
 #include <arrow/io/file.h>
 #include <arrow/io/interfaces.h>
+#include <arrow/util/compression.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/writer.h>
 #include <parquet/exception.h>
 #include <parquet/file_reader.h>
 #include <parquet/metadata.h>
 #include <parquet/properties.h>
+#include <parquet/types.h>
 
 #include <mutex>
 #include <ostream>
@@ -74,12 +76,16 @@ std::unique_ptr<parquet::arrow::FileReader> open_reader(const std::string& path)
   return reader;
 }
 
-/// The first file's codec for every column: the output is compressed as the input was.
+/// The first file's codec for every column: the output is compressed as the input was,
+/// when this Arrow can compress that way (not LZO, nor a codec left out of its build);
+/// else it is written uncompressed.
 std::shared_ptr<parquet::WriterProperties> properties_like(parquet::arrow::FileReader& reader) {
   parquet::WriterProperties::Builder b;
   const auto meta = reader.parquet_reader()->metadata();
-  if (meta->num_row_groups() > 0 && meta->RowGroup(0)->num_columns() > 0)
-    b.compression(meta->RowGroup(0)->ColumnChunk(0)->compression());
+  if (meta->num_row_groups() > 0 && meta->RowGroup(0)->num_columns() > 0) {
+    const auto codec = meta->RowGroup(0)->ColumnChunk(0)->compression();
+    if (parquet::IsCodecSupported(codec) && arrow::util::Codec::IsAvailable(codec)) b.compression(codec);
+  }
   return b.build();
 }
 

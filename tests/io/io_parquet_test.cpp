@@ -305,6 +305,33 @@ TEST_F(IoParquet, ASecondPassThatCannotReadAKeptRowGroupNamesTheFile) {
   }
 }
 
+TEST_F(IoParquet, AnInputCodecArrowCannotWriteGivesAnUncompressedOutput) {
+  // Four rows in two row groups of one text column; row group 0's chunk claims LZO, which
+  // this Arrow reads nowhere and writes nowhere. The output takes its codec from that
+  // chunk, so copying row group 1 failed, naming no file (found by the fuzz target).
+  const std::string path = kFuzzFound + "lzo_codec_first_group";
+  RecordReader reader(options_for({path}));
+  const auto docs = read_all(reader);
+  const auto st = reader.stats();
+  ASSERT_EQ(docs.size(), 2u);
+  EXPECT_EQ(st.skipped, 2u);
+  ASSERT_EQ(st.reports.size(), 1u);
+  EXPECT_TRUE(contains(st.reports[0], path + ": row group 0 (rows 0 to 2) cannot be read")) << st.reports[0];
+  std::vector<uint8_t> keep(st.records, 0);
+  for (const auto& d : docs) keep[d.record] = 1;
+  TempDir dir;
+  const auto out = dir.path("kept.parquet");
+  {
+    std::ofstream file(out, std::ios::binary);
+    reader.write_kept(keep, file, KeptFormat::parquet);
+  }
+  InputStats again;
+  const auto kept = read_all(options_for({out}), &again);
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(again.skipped, 0u);
+  for (size_t i = 0; i < kept.size(); ++i) EXPECT_EQ(kept[i].text, docs[i].text);
+}
+
 TEST_F(IoParquet, ColumnOffsetsOutsideTheirDataAreADamagedRowGroupNotACrash) {
   // A dictionary page whose offsets point outside its data: the Parquet reader trusts the
   // page, so the values (and the writer's copy of them) would be read out of bounds.
