@@ -5,8 +5,8 @@
 namespace gpudedup::io {
 
 std::unique_ptr<ParquetTable> open_arrow_table(const std::string& path, const ParquetColumns& columns);
-uint64_t write_arrow_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
-                          std::ostream& out);
+void write_arrow_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
+                      std::ostream& out);
 
 }  // namespace gpudedup::io
 

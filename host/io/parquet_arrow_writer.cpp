@@ -92,18 +92,18 @@ std::shared_ptr<parquet::WriterProperties> properties_like(parquet::arrow::FileR
 /// What names the inputs in a message about the output as a whole: the file, or the
 /// first and how many more.
 std::string inputs_named(const std::vector<ParquetKeptInput>& inputs) {
-  std::vector<const std::string*> usable;
+  const std::string* first = nullptr;
+  size_t usable = 0;
   for (const auto& in : inputs)
-    if (!in.unusable) usable.push_back(&in.path);
-  if (usable.empty()) return "no input";
-  if (usable.size() == 1) return *usable.front();
-  return *usable.front() + " and " + std::to_string(usable.size() - 1) + " more";
+    if (!in.unusable && usable++ == 0) first = &in.path;
+  if (usable == 0) return "no input";
+  return usable == 1 ? *first : *first + " and " + std::to_string(usable - 1) + " more";
 }
 
 }  // namespace
 
-uint64_t write_arrow_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
-                          std::ostream& out) {
+void write_arrow_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
+                      std::ostream& out) {
   static std::once_flag compute_ready;
   std::call_once(compute_ready, [] { check(arrow::compute::Initialize(), "cannot start Arrow's compute functions"); });
   auto sink = std::make_shared<OstreamSink>(out);
@@ -121,10 +121,12 @@ uint64_t write_arrow_kept(const std::vector<ParquetKeptInput>& inputs, const std
       std::shared_ptr<arrow::Schema> file_schema;
       check(reader->GetSchema(&file_schema), path + ": cannot read the Parquet schema");
       const auto meta = reader->parquet_reader()->metadata();
-      // The first pass numbered the footer's rows; other rows now would put kept rows in
-      // the wrong place.
-      if (meta->num_rows() < 0 || uint64_t(meta->num_rows()) != input.records)
-        throw data_error(path + ": the Parquet footer gives " + std::to_string(meta->num_rows()) + " rows, the first pass read " +
+      // The first pass numbered the row groups' rows; other rows now would put kept rows in
+      // the wrong place (a negative count wraps and differs too).
+      uint64_t file_rows = 0;
+      for (int g = 0; g < meta->num_row_groups(); ++g) file_rows += uint64_t(meta->RowGroup(g)->num_rows());
+      if (file_rows != input.records)
+        throw data_error(path + ": the Parquet footer gives " + std::to_string(int64_t(file_rows)) + " rows, the first pass read " +
                          std::to_string(input.records) + "; do not modify the input files while gpudedup runs");
       if (!writer) {
         schema = file_schema;
@@ -139,13 +141,13 @@ uint64_t write_arrow_kept(const std::vector<ParquetKeptInput>& inputs, const std
                          " vs " + schema->ToString() + "); Parquet output needs inputs with one schema: run them apart");
       }
       for (int g = 0; g < meta->num_row_groups(); ++g) {
-        const std::string group = path + ": row group " + std::to_string(g);
         const uint64_t group_rows = uint64_t(meta->RowGroup(g)->num_rows());
         const uint64_t group_first = record;
         bool any = false;
         for (uint64_t r = group_first; r < group_first + group_rows && r < keep.size(); ++r) any = any || keep[r] != 0;
         record += group_rows;
         if (!any) continue;  // nothing kept here (also a row group the first pass could not read)
+        const std::string group = path + ": row group " + std::to_string(g);
         auto batches = value_or_throw(reader->GetRecordBatchReader({g}), group);
         uint64_t at = group_first;
         for (;;) {
@@ -174,7 +176,6 @@ uint64_t write_arrow_kept(const std::vector<ParquetKeptInput>& inputs, const std
     reading.clear();
     if (!writer) throw data_error("no Parquet input to write the kept rows of");
     check(writer->Close(), "cannot finish the Parquet output of the kept rows of " + inputs_named(inputs));
-    return record;
   } catch (const parquet::ParquetException& e) {
     const std::string named = reading.empty() ? inputs_named(inputs) : reading;
     throw data_error(named + ": cannot write the kept Parquet rows: " + e.what() +

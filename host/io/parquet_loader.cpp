@@ -77,9 +77,9 @@ std::unique_ptr<ParquetTable> ParquetTable::open(const std::string& path, const 
   return module_for(path).open(path, columns);
 }
 
-uint64_t write_parquet_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
-                            std::ostream& out) {
-  return module_for(inputs.empty() ? std::string("Parquet output") : inputs.front().path).write_kept(inputs, keep, out);
+void write_parquet_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
+                        std::ostream& out) {
+  module_for(inputs.empty() ? std::string("Parquet output") : inputs.front().path).write_kept(inputs, keep, out);
 }
 
 }  // namespace gpudedup::io

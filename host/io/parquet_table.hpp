@@ -64,15 +64,15 @@ class ParquetTable {
 struct ParquetKeptInput {
   std::string path;
   bool unusable = false;  ///< skipped whole by the first pass: contributes no row
-  uint64_t records = 0;   ///< the records the first pass numbered in it (its footer's rows)
+  uint64_t records = 0;   ///< the records the first pass numbered in it (its row groups' rows)
 };
 
 /// Writes the rows r of the Parquet files (numbered from 0, in order, whole files) with
 /// keep[r] != 0 to `out` as one Parquet file with the schema of the first usable file.
-/// @return the rows of the files read (records numbered). @throws data_error naming the
-/// file whenever one is at fault: a schema that differs from the first's, a row group that
-/// cannot be read or written, a footer whose rows differ from the first pass's records.
-uint64_t write_parquet_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
+/// @throws data_error naming the file whenever one is at fault: a schema that differs from
+/// the first's, a row group that cannot be read or written, row groups whose rows differ
+/// from the first pass's records (the file changed).
+void write_parquet_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
                             std::ostream& out);
 
 /// What the Parquet module (libgpudedup_parquet.so, parquet_arrow_module.cpp) gives, from
@@ -80,8 +80,8 @@ uint64_t write_parquet_kept(const std::vector<ParquetKeptInput>& inputs, const s
 struct ParquetModule {
   int abi = 0;  ///< kParquetModuleAbi of the module's build
   std::unique_ptr<ParquetTable> (*open)(const std::string& path, const ParquetColumns& columns) = nullptr;
-  uint64_t (*write_kept)(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
-                         std::ostream& out) = nullptr;
+  void (*write_kept)(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
+                     std::ostream& out) = nullptr;
 };
 /// Changes whenever ParquetModule, ParquetTable or ParquetRows change.
 constexpr int kParquetModuleAbi = 3;
