@@ -195,11 +195,14 @@ int run_add_or_query(int argc, char** argv, bool add) {
   RecordReader reader(input);
   InputBatch batch;
   std::vector<uint8_t> keep;
-  uint64_t documents = 0, fresh = 0, duplicates = 0;
+  uint64_t documents = 0, fresh = 0, duplicates = 0, empty = 0;
   ProgressReporter progress(add ? "gpudedup index add" : "gpudedup index query", !r.count("quiet"));
-  // Each batch is committed to the index as it goes. If the run stops part way (a bad
-  // record under --strict, an unreadable file), the answers so far are still written,
-  // so no indexed document is lost from the pipeline's view.
+  // Deliver, then publish: under --only-new the batches are staged, the outputs written
+  // and committed, and only then the batches published. A run that fails or is killed
+  // leaves the old index and no outputs, or the outputs and the old index (a rerun does
+  // the same again), or both: never indexed documents whose new records were lost.
+  // A plain add writes no output, so each of its batches is published as it goes.
+  if (only_new) idx.begin_staging();
   try {
     while (reader.next(batch, per_batch, batch_max_bytes)) {
       std::vector<IndexAnswer> got;
@@ -214,7 +217,8 @@ int run_add_or_query(int argc, char** argv, bool add) {
       }
       for (size_t i = 0; i < batch.size(); ++i) {
         const bool is_new = !got[i].duplicate;
-        fresh += is_new;
+        empty += got[i].empty;
+        fresh += is_new && !got[i].empty;
         duplicates += !is_new;
         if (answers) write_answer(*answers, batch.ids[i], got[i]);
         if (kept_file) {
@@ -223,35 +227,46 @@ int run_add_or_query(int argc, char** argv, bool add) {
         }
       }
     }
-  } catch (const std::exception& e) {
     progress.finish();
-    if (add && documents > 0) {
-      files.discard("index.output");
-      files.commit();
-      std::fprintf(stderr,
-                   "gpudedup index add: stopped after %llu documents, which are indexed%s; the new records among "
-                   "them were not written to --output: take them from the answers, or rerun from record %llu\n",
-                   (unsigned long long)documents, answers_file ? " and listed in --answers" : "",
+    if (kept_file) {
+      keep.resize(reader.stats().records, 0);
+      io::write_kept_output(reader, keep, *kept_file, kept_as);
+    }
+    files.commit();
+  } catch (...) {
+    progress.finish();
+    if (only_new) {
+      idx.discard_staged();
+      std::fprintf(stderr, "gpudedup index add: stopped after %llu documents; none of them was indexed\n",
                    (unsigned long long)documents);
+    } else if (add && documents > 0) {
+      std::fprintf(stderr, "gpudedup index add: stopped after %llu documents, which are indexed; rerun from record %llu\n",
+                   (unsigned long long)documents, (unsigned long long)documents);
     }
     throw;
   }
-  progress.finish();
-  const InputStats& in = reader.stats();
-  if (kept_file) {
-    keep.resize(in.records, 0);
-    io::write_kept_output(reader, keep, *kept_file, kept_as);
+  if (only_new) {
+    try {
+      idx.publish_staged();
+    } catch (...) {
+      std::fprintf(stderr,
+                   "gpudedup index add: the outputs were written but their %llu documents were not indexed; the index "
+                   "is as it was: rerun the same command, which writes the same outputs\n",
+                   (unsigned long long)documents);
+      throw;
+    }
   }
-  files.commit();
+  const InputStats& in = reader.stats();
   if (!r.count("quiet")) {
     const IndexStats st = idx.stats();
     if (add && !only_new) {
       std::fprintf(stderr, "gpudedup index add: %llu documents indexed; %llu records skipped\n",
                    (unsigned long long)documents, (unsigned long long)in.skipped);
     } else {
-      std::fprintf(stderr, "gpudedup index %s: %llu documents: %llu new, %llu near-duplicates; %llu records skipped\n",
+      std::fprintf(stderr,
+                   "gpudedup index %s: %llu documents: %llu new, %llu near-duplicates, %llu empty; %llu records skipped\n",
                    add ? "add" : "query", (unsigned long long)documents, (unsigned long long)fresh,
-                   (unsigned long long)duplicates, (unsigned long long)in.skipped);
+                   (unsigned long long)duplicates, (unsigned long long)empty, (unsigned long long)in.skipped);
     }
     print_skipped("gpudedup index", in);
     std::fprintf(stderr, "gpudedup index: %s holds %llu documents in %llu segments\n", idx.path().c_str(),

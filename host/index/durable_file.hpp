@@ -8,7 +8,14 @@
 
 namespace gpudedup::detail {
 
-/// Writes `content` to dir/name durably (tmp + fsync + rename + fsync of dir).
+/// `name` + ".PID.N.tmp": a temporary name no other writer (of this or another process) uses.
+std::string unique_temporary_name(const std::string& name);
+/// Creates `path`, which must not exist (O_EXCL). @return the descriptor, for writing.
+int create_exclusive(const std::string& path);
+/// Renames `from` to `to` unless `to` exists: a published file is never replaced.
+/// @throws data_error naming `to`.
+void rename_no_replace(const std::string& from, const std::string& to);
+/// Writes `content` to dir/name durably (unique tmp + fsync + rename + fsync of dir).
 void write_file_durably(const std::string& dir, const std::string& name, std::string_view content);
 /// fsync of a folder, so a rename or unlink in it survives a crash.
 void fsync_dir(const std::string& dir);
@@ -30,12 +37,16 @@ class WriterLock {
   /// @throws data_error when another writer holds it or the file cannot be created.
   explicit WriterLock(const std::string& dir);
   ~WriterLock();
-  WriterLock(WriterLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  WriterLock(WriterLock&& o) noexcept : fd_(o.fd_), dir_(std::move(o.dir_)) { o.fd_ = -1; }
   WriterLock& operator=(WriterLock&& o) noexcept;
   bool held() const { return fd_ >= 0; }
+  /// Before each change: the locked file must still be dir/LOCK. A user who deleted it
+  /// let a second writer take a fresh lock. @throws data_error saying so.
+  void check_still_held() const;
 
  private:
   int fd_ = -1;
+  std::string dir_;
 };
 
 }  // namespace gpudedup::detail

@@ -28,7 +28,7 @@ class SegmentFile {
     std::memcpy(h_.magic, segment_magic, sizeof h_.magic);
     h_.version = segment_version;
     lay_out_segment(h_);
-    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);  // a name of its own
     if (fd_ < 0) fail("cannot create");
     if (::ftruncate(fd_, off_t(h_.file_bytes)) != 0) fail("cannot size");
   }

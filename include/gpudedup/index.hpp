@@ -5,7 +5,9 @@
 /// A pipeline asks "is this new document a near-duplicate of anything seen before?"
 /// batch after batch, across restarts (docs/embedding.md).
 ///
-/// Concurrency: one writer (an exclusive lock on DIR/LOCK) and any number of readers,
+/// Concurrency: one writer (an exclusive lock on DIR/LOCK; a writer whose lock file was
+/// deleted or replaced, or whose index another writer changed, publishes nothing more and
+/// throws data_error) and any number of readers,
 /// in any processes. Readers see the snapshot they opened or last refresh()ed; segments
 /// are never modified in place, so a reader is never disturbed by the writer.
 /// Inside one process an Index, unlike the dedup methods (method.hpp), may be shared by
@@ -93,6 +95,20 @@ class Index {
   /// query() then insert() of the documents answered new, in one step: the "keep only
   /// new documents" loop.
   std::vector<IndexAnswer> query_insert(const DocumentBatch& batch, const std::vector<std::string>& ids);
+
+  /// Deliver, then publish. From begin_staging() on, insert() and query_insert() write
+  /// their batches under temporary names that only this object sees: later batches are
+  /// answered against them, but the index on disk does not change until
+  /// publish_staged(), which makes all of them one segment named by one new manifest.
+  /// discard_staged(), destroying the object or a crash drops them (the next writer
+  /// removes what a crash left). A caller that writes outputs about the batches commits
+  /// those first and publishes last, so the index never holds documents whose outputs
+  /// were lost. At most 2^32 - 2 documents are staged at once.
+  void begin_staging();
+  /// @throws data_error when the lock was stolen, another writer changed the index or
+  /// the disk fails; the staged batches are then dropped and the index is as it was.
+  void publish_staged();
+  void discard_staged();
 
   /// Merges all segments into one (documents keep their numbers); an index of more than
   /// 2^32 - 2 documents is merged into as few segments as their 32-bit local indices allow.

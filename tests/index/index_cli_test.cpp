@@ -86,16 +86,20 @@ TEST_F(IndexCli, ErrorsExitWithCodesAndNameTheProblem) {
   EXPECT_EQ(run("index stats " + path("in.jsonl"), nullptr, &err), 1);
 }
 
-TEST_F(IndexCli, AStoppedAddStillReportsWhatItIndexed) {
+// Deliver, then publish: an --only-new add that stops part way indexes none of the
+// documents it read and writes none of its outputs, so a rerun starts from the same index.
+TEST_F(IndexCli, AStoppedOnlyNewAddIndexesAndWritesNothing) {
   const std::string idx = path("idx");
   ASSERT_EQ(run("index create " + idx), 0);
   std::ofstream(path("in.jsonl")) << line("a", text_a) << line("b", text_b) << "broken {\n" << line("c", text_a);
-  std::string err;
+  std::string err, out;
   EXPECT_EQ(run("index add " + idx + " " + path("in.jsonl") + " --id-field id --strict --batch-size 1 --only-new"
                 " --output " + path("new.jsonl") + " --answers " + path("ans.tsv"), nullptr, &err), 1);
-  EXPECT_NE(err.find("stopped after 2 documents"), std::string::npos) << err;
-  EXPECT_EQ(read(path("ans.tsv")), "a\tnew\t\t\t\nb\tnew\t\t\t\n");
+  EXPECT_NE(err.find("stopped after 2 documents; none of them was indexed"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(path("ans.tsv")));
   EXPECT_FALSE(fs::exists(path("new.jsonl")));
+  ASSERT_EQ(run("index stats " + idx + " --json", &out), 0);
+  EXPECT_NE(out.find("\"documents\": 0,"), std::string::npos) << out;
   EXPECT_EQ(run("index add " + idx + " " + path("in.jsonl") + " --answers a.tsv", nullptr, &err), 2);
   EXPECT_NE(err.find("--only-new"), std::string::npos) << err;
   EXPECT_EQ(run("index query " + idx + " " + path("in.jsonl") + " --similarity containment", nullptr, &err), 2);
@@ -121,4 +125,16 @@ TEST_F(IndexCli, AnOutputThatIsAnInputOrInTheIndexIsRefused) {
   std::string out;
   ASSERT_EQ(run("index stats " + idx + " --json", &out), 0);
   EXPECT_NE(out.find("\"documents\": 0,"), std::string::npos) << out;
+}
+
+// The summary counts an empty document as empty, as the answers file says, not as new.
+TEST_F(IndexCli, TheSummaryCountsEmptyDocumentsApart) {
+  const std::string idx = path("idx");
+  ASSERT_EQ(run("index create " + idx), 0);
+  std::ofstream(path("in.jsonl")) << line("a", text_a) << line("e", "") << line("b", text_b) << line("c", text_a);
+  std::string err;
+  ASSERT_EQ(run("index add " + idx + " " + path("in.jsonl") + " --id-field id --only-new --answers " + path("a.tsv"),
+                nullptr, &err), 0);
+  EXPECT_NE(err.find("4 documents: 2 new, 1 near-duplicates, 1 empty"), std::string::npos) << err;
+  EXPECT_NE(read(path("a.tsv")).find("e\tempty"), std::string::npos);
 }
