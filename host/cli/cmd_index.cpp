@@ -144,6 +144,19 @@ void write_answer(std::ostream& out, const std::string& id, const IndexAnswer& a
   }
 }
 
+// What a stopped add leaves: under --only-new nothing (the staged batches are dropped);
+// a plain add keeps the batches it published.
+void report_stop(Index& idx, bool only_new, bool add, uint64_t documents) {
+  if (only_new) {
+    idx.discard_staged();
+    std::fprintf(stderr, "gpudedup index add: stopped after %llu documents; none of them was indexed\n",
+                 (unsigned long long)documents);
+  } else if (add && documents > 0) {
+    std::fprintf(stderr, "gpudedup index add: stopped after %llu documents, which are indexed; rerun from record %llu\n",
+                 (unsigned long long)documents, (unsigned long long)documents);
+  }
+}
+
 int run_add_or_query(int argc, char** argv, bool add) {
   auto o = index_options(add ? "add" : "query",
                          add ? "Index documents. With --only-new, a document that is a near-duplicate of an indexed one\n"
@@ -232,17 +245,20 @@ int run_add_or_query(int argc, char** argv, bool add) {
       keep.resize(reader.stats().records, 0);
       io::write_kept_output(reader, keep, *kept_file, kept_as);
     }
-    files.commit();
+  } catch (const data_error& e) {
+    progress.finish();
+    report_stop(idx, only_new, add, documents);
+    if (add && !only_new) throw;  // no outputs to speak of
+    throw data_error(e.what() + files.failure_note());
   } catch (...) {
     progress.finish();
-    if (only_new) {
-      idx.discard_staged();
-      std::fprintf(stderr, "gpudedup index add: stopped after %llu documents; none of them was indexed\n",
-                   (unsigned long long)documents);
-    } else if (add && documents > 0) {
-      std::fprintf(stderr, "gpudedup index add: stopped after %llu documents, which are indexed; rerun from record %llu\n",
-                   (unsigned long long)documents, (unsigned long long)documents);
-    }
+    report_stop(idx, only_new, add, documents);
+    throw;
+  }
+  try {
+    files.commit();  // its errors say what was written
+  } catch (...) {
+    report_stop(idx, only_new, add, documents);
     throw;
   }
   if (only_new) {

@@ -18,6 +18,7 @@
 #include "host/io/fd_stream.hpp"
 #include "host/io/output_target.hpp"
 #include "host/io/temporary_files.hpp"
+#include "host/io/write_failure.hpp"
 
 namespace gpudedup {
 namespace {
@@ -146,11 +147,10 @@ void AtomicOutputFile::prepare() {
   const bool flushed = m.buffer->flush();
   const int err = m.buffer->error();
   if (!flushed || err || !m.stream) {
-    throw data_error(m.path + ": writing the output failed: " + (err ? std::strerror(err) : "the stream failed") +
-                     " (is the disk full?)");
+    throw data_error(io::write_failure(m.path + ": writing the output failed", err));
   }
   if (!m.deferred_sync && !synced(m.buffer->fd()))
-    throw data_error(m.path + ": writing the output failed: fsync: " + std::strerror(errno) + " (is the disk full?)");
+    throw data_error(io::write_failure(m.path + ": writing the output failed: fsync", errno));
   m.prepared = true;
 }
 

@@ -6,6 +6,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "host/io/compressed_writer.hpp"
+#include "host/io/write_failure.hpp"
 
 namespace gpudedup::io {
 namespace {
@@ -46,7 +47,7 @@ class GzipWriter : public CompressedWriter {
     const int ret = deflate(&zs_, flush);
     if (ret == Z_STREAM_ERROR) throw data_error(name_ + ": gzip compression failed");
     out_.write(buffer_.data(), std::streamsize(buffer_.size() - zs_.avail_out));
-    if (!out_) throw data_error(name_ + ": cannot write the output (is the disk full?)");
+    if (!out_) throw data_error(write_failure(name_ + ": cannot write the output", errno));
     return ret;
   }
 

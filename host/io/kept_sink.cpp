@@ -6,6 +6,7 @@
 #include "gpudedup/errors.hpp"
 #include "host/io/file_name.hpp"
 #include "host/io/compressed_writer.hpp"
+#include "host/io/write_failure.hpp"
 
 namespace gpudedup::io {
 namespace {
@@ -17,7 +18,7 @@ class PlainLines : public KeptSink {
   void write(std::string_view record) override {
     out_.write(record.data(), std::streamsize(record.size()));
     if (newline_) out_.put('\n');
-    if (!out_) throw data_error(name_ + ": cannot write the kept records (is the disk full?)");
+    if (!out_) throw data_error(write_failure(name_ + ": cannot write the kept records", errno));
   }
   void finish() override {}
 

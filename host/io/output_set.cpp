@@ -15,6 +15,7 @@
 #include "gpudedup/io.hpp"
 #include "host/io/file_name.hpp"
 #include "host/io/output_target.hpp"
+#include "host/io/write_failure.hpp"
 
 namespace gpudedup {
 namespace {
@@ -82,8 +83,7 @@ void sync_file_systems_of(const std::vector<Output>& outputs) {
       if (::syncfs(fd) != 0) {
         const int err = errno;
         ::close(fd);
-        throw data_error(o.name.path + ": writing the output failed: syncfs: " + std::strerror(err) +
-                         " (is the disk full?)");
+        throw data_error(io::write_failure(o.name.path + ": writing the output failed: syncfs", err));
       }
     }
     ::close(fd);
@@ -265,6 +265,15 @@ void OutputSet::close(size_t index) {
   if (o.file) o.file->close();
 }
 
+std::string OutputSet::failure_note() const {
+  std::vector<const Output*> touched_list;
+  for (const Output* x : impl_->live())
+    if (x->file->touched()) touched_list.push_back(x);
+  const std::string touched = name_list(touched_list);
+  return touched.empty() ? "; nothing was written"
+                         : "; no file was replaced; written in place as the run went: " + touched;
+}
+
 void OutputSet::commit() {
   const std::vector<Output*> live = impl_->live();
   // Every temporary is written and synced before the first rename: a failure here
@@ -273,13 +282,7 @@ void OutputSet::commit() {
     try {
       o->file->prepare();
     } catch (const data_error& e) {
-      std::vector<const Output*> touched_list;
-      for (const Output* x : live)
-        if (x->file->touched()) touched_list.push_back(x);
-      const std::string touched = name_list(touched_list);
-      throw data_error(std::string(e.what()) + (touched.empty() ? "; nothing was written"
-                                                                : "; no file was replaced; written in place as the "
-                                                                  "run went: " + touched));
+      throw data_error(std::string(e.what()) + failure_note());
     }
   }
   // The outputs added later were written without an fsync each: one syncfs per file

@@ -21,6 +21,7 @@
 #include "host/io/parquet_records.hpp"
 #include "host/io/record_chunk.hpp"
 #include "host/io/record_cursor.hpp"
+#include "host/io/write_failure.hpp"
 
 namespace gpudedup {
 namespace {
@@ -369,7 +370,7 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& ou
     void write(std::string_view record) override {
       out_.write(record.data(), std::streamsize(record.size()));
       out_.put('\n');
-      if (!out_) throw data_error("cannot write the kept records: the output stream failed (is the disk full?)");
+      if (!out_) throw data_error(io::write_failure("cannot write the kept records", errno));
     }
     void finish() override {}
 

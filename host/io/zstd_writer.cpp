@@ -6,6 +6,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "host/io/compressed_writer.hpp"
+#include "host/io/write_failure.hpp"
 
 namespace gpudedup::io {
 namespace {
@@ -37,7 +38,7 @@ class ZstdWriter : public CompressedWriter {
     const size_t left = ZSTD_compressStream2(ctx_, &o, &in, mode);
     if (ZSTD_isError(left)) throw data_error(name_ + ": zstd compression failed: " + ZSTD_getErrorName(left));
     out_.write(buffer_.data(), std::streamsize(o.pos));
-    if (!out_) throw data_error(name_ + ": cannot write the output (is the disk full?)");
+    if (!out_) throw data_error(write_failure(name_ + ": cannot write the output", errno));
     return left;
   }
 

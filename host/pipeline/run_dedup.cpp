@@ -233,29 +233,34 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   std::vector<uint8_t> keep(s.input.records, 0);
   for (uint64_t record : kept.record_of) keep[record] = 1;
   for (const auto& x : detail::removed_documents(s.result)) keep[kept.record_of[x.document]] = 0;
-  if (AtomicOutputFile* file = files.file("outputs.output")) {
-    if (kept_as == KeptFormat::parquet) {
-      reader.write_kept(keep, file->stream(), kept_as);
-    } else {
-      // The output's format (plain, .zst, .gz) is its writer's business (host/io/kept_sink).
-      const std::unique_ptr<KeptSink> sink = io::make_kept_sink(file->path(), file->stream());
-      CountingSink counted(written);
-      reader.write_kept(keep, [&](size_t) { return counted.wrap(sink.get()); });
-      sink->finish();
+  // A failure before the commit names what it leaves: nothing, or what went to a device.
+  try {
+    if (AtomicOutputFile* file = files.file("outputs.output")) {
+      if (kept_as == KeptFormat::parquet) {
+        reader.write_kept(keep, file->stream(), kept_as);
+      } else {
+        // The output's format (plain, .zst, .gz) is its writer's business (host/io/kept_sink).
+        const std::unique_ptr<KeptSink> sink = io::make_kept_sink(file->path(), file->stream());
+        CountingSink counted(written);
+        reader.write_kept(keep, [&](size_t) { return counted.wrap(sink.get()); });
+        sink->finish();
+      }
     }
+    if (shards) {
+      CountingSink counted(written);
+      shards->write_kept(reader, keep, [&](KeptSink* sink) { return counted.wrap(sink); });
+    }
+    write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
+    write_output(files, "outputs.pairs", [&](std::ostream& out) {
+      detail::write_pairs(out, s.result, ids);
+    });
+    write_output(files, "outputs.clusters", [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
+    s.seconds_write = seconds_since(t_write);
+    s.seconds_total = seconds_since(t_start);
+    write_output(files, "outputs.stats", [&](std::ostream& out) { out << stats_json(job, s); });
+  } catch (const data_error& e) {
+    throw data_error(e.what() + files.failure_note());
   }
-  if (shards) {
-    CountingSink counted(written);
-    shards->write_kept(reader, keep, [&](KeptSink* sink) { return counted.wrap(sink); });
-  }
-  write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
-  write_output(files, "outputs.pairs", [&](std::ostream& out) {
-    detail::write_pairs(out, s.result, ids);
-  });
-  write_output(files, "outputs.clusters", [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
-  s.seconds_write = seconds_since(t_write);
-  s.seconds_total = seconds_since(t_start);
-  write_output(files, "outputs.stats", [&](std::ostream& out) { out << stats_json(job, s); });
   files.commit();
   return s;
 }

@@ -297,6 +297,10 @@ class OutputSet {
   void discard(const std::string& parameter);
   /// Commits every output (see the class comment). @throws data_error.
   void commit();
+  /// What a failure before commit() leaves, for its message: "; nothing was written", or
+  /// "; no file was replaced; written in place as the run went: ..." naming the outputs
+  /// written in place (standard output, a device) that had received bytes.
+  std::string failure_note() const;
 
  private:
   struct Impl;

@@ -153,6 +153,38 @@ TEST_F(CliOutputs, AFailedCommitReplacesNothingWhenItSaysSo) {
   EXPECT_EQ(names_in(dir_.dir().string()), std::vector<std::string>{"in.jsonl"});
 }
 
+// A kept output that fails (a full disk for -o) says why and what it leaves, whether it
+// fails while the records are written or at the commit.
+TEST_F(CliOutputs, AKeptOutputThatCannotBeWrittenSaysWhyAndThatNothingWasWritten) {
+  // A small corpus fails at the commit, a larger one while its records are written.
+  const std::string small = write("in.jsonl", corpus), large = path("large.jsonl");
+  ASSERT_EQ(run("gen --documents 3000 --seed 3 --output " + large + " --truth " + path("t.jsonl")).code, 0);
+  for (const std::string& extra : std::vector<std::string>{small, small + " --removed " + path("r"), large}) {
+    const auto r = run("dedup -q " + extra + " -o /dev/full");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(has(r.err, "/dev/full: ")) << r.err;
+    EXPECT_TRUE(has(r.err, ": No space left on device (the disk is full: free space or write elsewhere)")) << r.err;
+    EXPECT_TRUE(has(r.err, "; nothing was written")) << r.err;
+    EXPECT_FALSE(fs::exists(path("r")));
+  }
+}
+
+// A reader of the pipe that exits (SIGPIPE ignored, as under many supervisors) is named
+// as such, not as a full disk.
+TEST_F(CliOutputs, ABrokenPipeIsNamedAsSuch) {
+  const std::string in = write("in.jsonl", corpus);
+  // `true` exits at once, long before the program writes its first kept record.
+  const std::string err = path("err");
+  const int code = test_support::run_shell("trap '' PIPE; " + test_support::program_path() + " dedup -q " + in +
+                                           " -o - --removed " + path("r") + " 2>" + err + " | true");
+  EXPECT_EQ(code, 0) << "the pipeline's status is that of `true`";
+  test_support::CliRun r;
+  r.err = read(err);
+  EXPECT_TRUE(has(r.err, "Broken pipe (the program reading the pipe has exited)")) << r.err;
+  EXPECT_FALSE(has(r.err, "disk")) << r.err;
+  EXPECT_FALSE(fs::exists(path("r")));
+}
+
 // Finding 8: SIGINT and SIGTERM left the temporaries forever.
 TEST_F(CliOutputs, SignalsRemoveTheTemporaries) {
   for (const int sig : {SIGINT, SIGTERM}) {
