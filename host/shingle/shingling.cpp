@@ -10,7 +10,7 @@
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/sampling.hpp"
-#include "host/shingle/text_stages.hpp"
+#include "gpudedup/detail/host_stages.hpp"
 
 namespace gpudedup::detail {
 

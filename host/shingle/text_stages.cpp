@@ -1,8 +1,9 @@
-#include "host/shingle/text_stages.hpp"
+#include "gpudedup/detail/host_stages.hpp"
 
 #include <vector>
 
 #include "gpudedup/detail/normalize.hpp"
+#include "gpudedup/document_batch.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/shingle/icu_text.hpp"
 #include "host/core/parallel_errors.hpp"

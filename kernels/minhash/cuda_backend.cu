@@ -68,7 +68,7 @@
 #include "kernels/minhash/minhash_cuda.hpp"
 #include "kernels/minhash/pipeline_choice.hpp"
 #include "kernels/minhash/resident_rows.cuh"
-#include "host/shingle/text_stages.hpp"
+#include "gpudedup/detail/host_stages.hpp"
 
 namespace gpudedup::detail {
 namespace {

@@ -18,7 +18,7 @@
 #include "kernels/device/device_context.hpp"
 #include "kernels/device/work_split.hpp"
 #include "kernels/simhash/simhash_cuda.hpp"
-#include "host/shingle/text_stages.hpp"
+#include "gpudedup/detail/host_stages.hpp"
 
 namespace gpudedup::detail {
 namespace {

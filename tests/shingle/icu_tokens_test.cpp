@@ -14,7 +14,7 @@
 #include "gpudedup/simhash.hpp"
 #include "host/shingle/icu_text.hpp"
 #include "host/shingle/shingling.hpp"
-#include "host/shingle/text_stages.hpp"
+#include "gpudedup/detail/host_stages.hpp"
 
 using namespace gpudedup;
 using namespace gpudedup::detail;

@@ -10,7 +10,7 @@
 #include "gpudedup/detail/normalize.hpp"
 #include "host/shingle/shingling.hpp"
 #include "host/shingle/icu_text.hpp"
-#include "host/shingle/text_stages.hpp"
+#include "gpudedup/detail/host_stages.hpp"
 #include "support/test_text.hpp"
 
 using namespace gpudedup;

@@ -9,7 +9,7 @@
 /// Every other byte is copied unchanged, invalid UTF-8 included. The output is never
 /// longer than the input (folding never lengthens a code point), so it can be written
 /// in place. NFKC and ICU word tokens are host stages that run before this
-/// (host/shingle/text_stages.hpp).
+/// (detail/host_stages.hpp).
 #include <cstddef>
 #include <cstdint>
 

@@ -5,7 +5,7 @@
 ///    window's bytes (seed 0). A text of fewer than k code points is one shingle.
 ///  - word shingles: tokens are maximal runs of non-space code points, except that each
 ///    CJK ideograph, kana or hangul syllable is a token of its own (the simple tokenizer).
-///    Under ICU tokens (host/shingle/text_stages.hpp) the host has already rewritten the
+///    Under ICU tokens (detail/host_stages.hpp) the host has already rewritten the
 ///    text as its ICU words joined by single spaces, and tokens split on spaces only. token hash = XXH64 of
 ///    the token's bytes; shingle hash = XXH64 of the little-endian bytes of the k token
 ///    hashes. Hashing token hashes (not joined text) keeps the definition the same when

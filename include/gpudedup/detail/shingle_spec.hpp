@@ -17,8 +17,8 @@ struct ShingleSpec {
   ShingleKind kind = ShingleKind::chars;
   uint32_t k = 5;
   normalize_options normalize;  ///< what normalize_text does (both backends)
-  bool nfkc = false;            ///< host stage before normalize_text (text_stages.hpp)
-  /// Word tokens from ICU (a host stage, text_stages.hpp): set for word shingles (and
+  bool nfkc = false;            ///< host stage before normalize_text (host_stages.hpp)
+  /// Word tokens from ICU (a host stage, host_stages.hpp): set for word shingles (and
   /// SimHash word features) under Tokenizer::icu; the shared walkers then split on spaces only.
   bool icu_tokens = false;
   /// The text given has already passed the host stages (a CUDA path that staged a batch

@@ -9,12 +9,17 @@
 //     Thai); the words are written joined by single spaces. This text is the hand-off to
 //     the kernels: normalize_text leaves it unchanged (it is already normalized) and the
 //     shared walkers split it on spaces only, so both backends see the same tokens.
+//
+// Host code (host/shingle/text_stages.cpp, with ICU): only declared here, so that both
+// backends (kernels/ included) call the one implementation through the math room.
 #include <string>
 #include <string_view>
 
-#include "gpudedup/document_batch.hpp"
 #include "gpudedup/detail/shingle_spec.hpp"
-#include "host/shingle/icu_text.hpp"
+
+namespace gpudedup {
+struct DocumentBatch;  // gpudedup/document_batch.hpp, which callers include
+}
 
 namespace gpudedup::detail {
 
