@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/compare: gpudedup against datasketch on one generated corpus per scale.
+"""bench/speed/compare.py: gpudedup against datasketch on one generated corpus per scale.
 
 For every scale (documents) it generates a corpus with planted near-duplicate clusters
 (`gpudedup gen`), then runs on that same corpus:
@@ -23,7 +23,7 @@ sketching + LSH insert/query + verification + clustering, not reading the JSONL 
 Peak RSS is the kernel's ru_maxrss of the process (what /usr/bin/time -v reports).
 
 The table is printed and written into docs/benchmarks.md under the heading
-"## Comparison with datasketch (bench/compare)" (that section is replaced, others kept),
+"## Comparison with datasketch (bench/speed/compare.py)" (that section is replaced, others kept),
 with the machine, the load average, the date and the command that reproduces it.
 
 datasketch and its dependencies are installed from PyPI with pip when missing; where the
@@ -40,8 +40,8 @@ import subprocess
 import sys
 import time
 
-SECTION = "## Comparison with datasketch (bench/compare)"
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SECTION = "## Comparison with datasketch (bench/speed/compare.py)"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Unicode White_Space (PropList.txt), the set gpudedup's normalization folds.
 WHITE_SPACE = ("\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029"
@@ -151,7 +151,7 @@ def measured_run(cmd, timeout=None, stdout=subprocess.DEVNULL):
 def check_call(cmd, what):
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
-        sys.exit(f"bench/compare: {what} failed (exit {r.returncode}): {shlex.join(cmd)}\n{r.stderr}")
+        sys.exit(f"bench/speed/compare.py: {what} failed (exit {r.returncode}): {shlex.join(cmd)}\n{r.stderr}")
     return r.stdout
 
 
@@ -324,7 +324,7 @@ def run_gpudedup(gd, corpus, truth, n, tbytes, workdir, label, extra, timeout=No
         log(f"  {label}: stopped after {timeout} s (--exact-timeout)")
         return None, f"{label}: skipped at {human(n)}, did not finish within {timeout} s"
     if rc != 0:
-        sys.exit(f"bench/compare: {shlex.join(cmd)} failed (exit {rc}):\n{err.decode(errors='replace')}")
+        sys.exit(f"bench/speed/compare.py: {shlex.join(cmd)} failed (exit {rc}):\n{err.decode(errors='replace')}")
     with open(stats_path) as f:
         stats = json.load(f)
     scores = evaluate(gd, truth, clusters, n)
@@ -345,7 +345,7 @@ def run_datasketch(corpus, truth, gd, n, tbytes, workdir, args, b, r, seed=1):
     load = os.getloadavg()[0]
     rc, wall, rss, err = measured_run(cmd)
     if rc != 0:
-        sys.exit(f"bench/compare: datasketch worker failed (exit {rc}):\n{err.decode(errors='replace')}")
+        sys.exit(f"bench/speed/compare.py: datasketch worker failed (exit {rc}):\n{err.decode(errors='replace')}")
     with open(result) as f:
         res = json.load(f)
     scores = evaluate(gd, truth, clusters, n)
@@ -387,8 +387,8 @@ def write_section(doc_path, section):
 
 def main():
     ap = argparse.ArgumentParser(
-        prog="bench/compare", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example: bench/compare --scales 10K,100K,1M --datasketch-max 100K")
+        prog="bench/speed/compare.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example: bench/speed/compare.py --scales 10K,100K,1M --datasketch-max 100K")
     ap.add_argument("--gpudedup", default=os.path.join(ROOT, "build", "gpudedup"),
                     help="the gpudedup binary (default: build/gpudedup)")
     ap.add_argument("--scales", default="10K,100K", help="comma-separated document counts (10K, 100K, 1M)")
@@ -433,16 +433,16 @@ def main():
 
     gd = args.gpudedup
     if not (os.path.isfile(gd) and os.access(gd, os.X_OK)):
-        sys.exit(f"bench/compare: gpudedup binary not found or not executable: {gd}\n"
+        sys.exit(f"bench/speed/compare.py: gpudedup binary not found or not executable: {gd}\n"
                  f"  build it first: BUILD_DIR=build scripts/build -DGPUDEDUP_ENABLE_CUDA=OFF\n"
                  f"  or pass --gpudedup PATH")
     gd = os.path.abspath(gd)
     try:
         scales = [parse_count(s) for s in args.scales.split(",") if s.strip()]
     except ValueError:
-        sys.exit(f"bench/compare: --scales: cannot read '{args.scales}' (e.g. 10K,100K,1M)")
+        sys.exit(f"bench/speed/compare.py: --scales: cannot read '{args.scales}' (e.g. 10K,100K,1M)")
     if not scales or min(scales) <= 0:
-        sys.exit("bench/compare: --scales needs positive document counts")
+        sys.exit("bench/speed/compare.py: --scales needs positive document counts")
     os.makedirs(args.workdir, exist_ok=True)
 
     cpu, cores, mem = machine_description()
@@ -543,7 +543,7 @@ def main():
     header = ("| documents | run | wall s | documents/s | MB/s | peak RSS MiB | precision | recall | F1 | load |\n"
               "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     table = header + "\n" + "\n".join(fmt_row(x) for x in rows)
-    cmdline = "bench/compare " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "bench/compare"
+    cmdline = "bench/speed/compare.py " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "bench/speed/compare.py"
     out = [SECTION, "",
            f"Measured {started:%Y-%m-%d %H:%M %Z} on {cpu}, {cores} cores, {mem} of memory; "
            f"load average (1, 5, 15 min) {load_start} at the start and {load_end} at the end"

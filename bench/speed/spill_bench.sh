@@ -3,7 +3,7 @@
 # spilled to --temp-dir): checksums of every output (the same answer), seconds per stage
 # (each run's summary), peak RSS and elapsed time (/usr/bin/time -v). Figures:
 # docs/benchmarks.md and docs/scaling.md, "Bounded memory on one machine".
-# Usage: bench/spill_bench.sh BUILD_DIR WORK_DIR [DOCUMENTS] [LIMIT]
+# Usage: bench/speed/spill_bench.sh BUILD_DIR WORK_DIR [DOCUMENTS] [LIMIT]
 #   WORK_DIR needs ~850 B of corpus and ~1.3 KB of spill per document (P = 256); the
 #   corpus is kept for a second call, remove WORK_DIR when done.
 set -euo pipefail

@@ -6,7 +6,7 @@
 # against one process; the stats less seconds against the in-memory run), seconds per stage and each rank's peak RSS (VmHWM, on the rank
 # report lines), wall time, and the sum over the ranks that /usr/bin/time measures around
 # mpirun. Figures: docs/scaling.md ("Bounded memory under MPI"), docs/benchmarks.md.
-# Usage: bench/mpi_spill.sh BUILD_DIR WORK_DIR [DOCUMENTS [LIMIT]]
+# Usage: bench/speed/mpi_spill.sh BUILD_DIR WORK_DIR [DOCUMENTS [LIMIT]]
 #   DOCUMENTS default 1000000; LIMIT (--memory-limit per rank) default 64M.
 # Every run uses --verify estimate (under MPI --verify auto decides by the estimate).
 set -euo pipefail

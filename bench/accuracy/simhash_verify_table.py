@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """SimHash as a filter plus verification (issue 17, item 3): recall and precision of
 `dedup --method simhash` for each feature set, Hamming distance k and `--verify` mode,
-against the exact join, with the definitions of bench/check_accuracy.py (and of the
+against the exact join, with the definitions of bench/accuracy/check_accuracy.py (and of the
 MinHash figures in docs/benchmarks.md):
 
   recall     share of exact pairs with Jaccard >= --high (0.85) whose two documents end

@@ -17,10 +17,10 @@ about P/4: each token updates about 4 of the P slots, a different sketch whose c
 not grow with P per token, so its ns per pair is not work per pair there
 (docs/performance.md).
 
-  bench/fold_vs_rensa.py CORPUS.jsonl --fold-bench build-cpu/fold_bench [--documents 4000]
+  bench/speed/fold_vs_rensa.py CORPUS.jsonl --fold-bench build-cpu/fold_bench [--documents 4000]
       [--perms 64,128,256] [--k 5] [--repeat 3] [--workdir /tmp/fold_vs_rensa]
 
-rensa comes from PyPI (bench/compare_compat_setup makes a virtual environment with it).
+rensa comes from PyPI (bench/speed/compare_compat_setup makes a virtual environment with it).
 """
 import argparse
 import hashlib
@@ -75,7 +75,7 @@ def main():
         import numpy as np
         from rensa import RMinHash
     except ImportError as e:
-        sys.exit(f"fold_vs_rensa.py: {e}; run it with the Python of bench/compare_compat_setup")
+        sys.exit(f"fold_vs_rensa.py: {e}; run it with the Python of bench/speed/compare_compat_setup")
 
     os.makedirs(a.workdir, exist_ok=True)
     sets = shingle_sets(a.corpus, a.documents, a.k)

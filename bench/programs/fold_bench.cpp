@@ -3,7 +3,7 @@
 //
 //   fold_bench [--sets FILE] [--documents N --set-size S] [--perms 64,128,256] [--repeat R]
 //
-// --sets reads pre-hashed shingle sets written by bench/fold_vs_rensa.py (the same sets
+// --sets reads pre-hashed shingle sets written by bench/speed/fold_vs_rensa.py (the same sets
 // rensa is timed on): little-endian uint64 document count D, D + 1 offsets, then the
 // hashes. Without it, N random sets of S hashes. The keys are folded to 32 bits first, as
 // the CPU backend does once per document, and that is timed too (it is part of the
@@ -40,14 +40,14 @@ struct FlatSets {
 
 FlatSets read_sets(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) usage(path + ": cannot open (write it with bench/fold_vs_rensa.py)");
+  if (!in) usage(path + ": cannot open (write it with bench/speed/fold_vs_rensa.py)");
   uint64_t docs = 0;
   in.read(reinterpret_cast<char*>(&docs), 8);
   FlatSets s;
   s.offsets.resize(docs + 1);
   in.read(reinterpret_cast<char*>(s.offsets.data()), std::streamsize(8 * (docs + 1)));
   if (!in || s.offsets[0] != 0 || !std::is_sorted(s.offsets.begin(), s.offsets.end()))
-    usage(path + ": not a set file of bench/fold_vs_rensa.py (bad header or offsets)");
+    usage(path + ": not a set file of bench/speed/fold_vs_rensa.py (bad header or offsets)");
   s.hashes.resize(s.offsets.back());
   in.read(reinterpret_cast<char*>(s.hashes.data()), std::streamsize(8 * s.hashes.size()));
   if (!in) usage(path + ": truncated (fewer hashes than its offsets say)");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The staged route against one dedup run on a generated corpus: wall time and peak RSS of
 # each step, and a check that the answers are equal (kept records, removed list, clusters).
-#   bench/staged_route.sh [DOCUMENTS] [SHARDS] [GPUDEDUP]
+#   bench/speed/staged_route.sh [DOCUMENTS] [SHARDS] [GPUDEDUP]
 set -euo pipefail
 docs=${1:-200000}
 shards=${2:-4}

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Estimator spread of three MinHash permutation families on a corpus with exact pairs:
 the engine's multiply-shift family, C-MinHash's circulant permutations and independent
-hashing (issue 17, item 1). Picks disjoint pairs per Jaccard band as bench/seed_sweep.py
+hashing (issue 17, item 1). Picks disjoint pairs per Jaccard band as bench/accuracy/seed_sweep.py
 does (same bands, same sampling), writes their texts and runs bench/family_bench.
 
-  bench/family_spread.py CORPUS.jsonl EXACT.tsv --family-bench build-cpu/family_bench
+  bench/accuracy/family_spread.py CORPUS.jsonl EXACT.tsv --family-bench build-cpu/family_bench
       [--seeds 1-8] [--num-perm 256] [--per-band 300] [--workdir family_spread]
 
 EXACT.tsv comes from `gpudedup dedup CORPUS --id-field id --method exact --threshold 0.7
---all-pairs --pairs EXACT.tsv` (bench/seed_sweep.py says more).
+--all-pairs --pairs EXACT.tsv` (bench/accuracy/seed_sweep.py says more).
 """
 import argparse
 import json
@@ -34,7 +34,7 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
     exact = list(read_pairs(a.exact_pairs))
-    rng = random.Random(17)  # bench/seed_sweep.py's sample
+    rng = random.Random(17)  # bench/accuracy/seed_sweep.py's sample
     samples = {band: disjoint_sample(exact, band[0], band[1], a.per_band, rng) for band in BANDS}
     index = {}
     for pairs in samples.values():

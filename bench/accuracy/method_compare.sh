@@ -5,7 +5,7 @@
 # run against the exact ground truth with bench/check_accuracy.py. Prints a Markdown
 # table: run, parameters, wall seconds, peak RSS, recall@0.85, precision@0.75.
 #
-# usage: bench/method_compare.sh [CORPUS.jsonl] [EXACT_PAIRS.tsv]
+# usage: bench/accuracy/method_compare.sh [CORPUS.jsonl] [EXACT_PAIRS.tsv]
 #   env: BIN (default build/gpudedup), OUT (default /tmp/method_compare),
 #        ONLY (a regular expression: run only the matching run names)
 set -euo pipefail

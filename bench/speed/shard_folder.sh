@@ -5,7 +5,7 @@
 # file and with --output-dir (one output per shard), under /usr/bin/time -v. Prints the
 # wall seconds and peak RSS of each, and checks that kept + removed = N.
 #
-# usage: bench/shard_folder.sh [N]
+# usage: bench/speed/shard_folder.sh [N]
 #   env: BIN (default build/gpudedup), OUT (default /tmp/shard_folder)
 set -euo pipefail
 n=${1:-100000}

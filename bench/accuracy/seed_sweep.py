@@ -8,7 +8,7 @@ For each seed: a dedup run (`--seed S`) scored against the exact join, and a ske
              end in one cluster
   precision  share of the reported pairs (--pairs: the pairs that joined two clusters)
              whose exact Jaccard is >= --low (0.75)
-  (the definitions of bench/check_accuracy.py, which issues 2 and 17 quote; the run's
+  (the definitions of bench/accuracy/check_accuracy.py, which issues 2 and 17 quote; the run's
   threshold, 0.8, lies between, so estimator noise at the threshold is not counted)
   splits     missed pairs whose two documents are both in clusters, different ones
   estimator  per Jaccard band, over --per-band disjoint pairs (no document in two

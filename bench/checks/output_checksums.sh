@@ -3,11 +3,11 @@
 # exact verification, all pairs, SimHash weights and metadata), for refactors that must
 # not change any answer: run it before and after, and diff the two listings.
 #
-# usage: bench/output_checksums.sh CORPUS.jsonl [more dedup args...] > sums.txt
+# usage: bench/checks/output_checksums.sh CORPUS.jsonl [more dedup args...] > sums.txt
 #   env: BIN (default build/gpudedup), OUT (default a temporary folder, removed)
 # The stats file is left out (it holds timings); its counts are listed instead.
 set -euo pipefail
-corpus=${1:?usage: bench/output_checksums.sh CORPUS.jsonl}
+corpus=${1:?usage: bench/checks/output_checksums.sh CORPUS.jsonl}
 shift
 bin=${BIN:-build/gpudedup}
 out=${OUT:-$(mktemp -d)}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a JSONL corpus as Parquet (columns id, text), for the reading benchmark
 (docs/benchmarks.md). Run with the pyarrow of scripts/install-deps:
-    .deps/arrow-venv/bin/python bench/jsonl_to_parquet.py IN.jsonl OUT.parquet [ROWS_PER_GROUP]"""
+    .deps/arrow-venv/bin/python bench/data/jsonl_to_parquet.py IN.jsonl OUT.parquet [ROWS_PER_GROUP]"""
 import sys
 
 import pyarrow as pa

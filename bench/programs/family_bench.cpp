@@ -1,6 +1,6 @@
 // The spread of the MinHash estimate under three permutation families, on pairs of real
 // documents with known exact Jaccard (issue 17, item 1: "check whether a permutation
-// family with better independence lowers the spread"). Driven by bench/family_spread.py,
+// family with better independence lowers the spread"). Driven by bench/accuracy/family_spread.py,
 // which picks the pairs; not a default of the engine.
 //
 //   family_bench --texts FILE --pairs FILE [--seeds 1-8] [--num-perm 256]
@@ -57,7 +57,7 @@ struct Pair {
 
 DocumentBatch read_texts(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) usage(path + ": cannot open (bench/family_spread.py writes it)");
+  if (!in) usage(path + ": cannot open (bench/accuracy/family_spread.py writes it)");
   uint32_t count = 0;
   in.read(reinterpret_cast<char*>(&count), 4);
   DocumentBatch batch;
@@ -75,7 +75,7 @@ DocumentBatch read_texts(const std::string& path) {
 
 std::vector<Pair> read_pairs(const std::string& path, size_t documents) {
   std::ifstream in(path);
-  if (!in) usage(path + ": cannot open (bench/family_spread.py writes it)");
+  if (!in) usage(path + ": cannot open (bench/accuracy/family_spread.py writes it)");
   std::vector<Pair> pairs;
   std::string line;
   for (size_t n = 1; std::getline(in, line); ++n) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/compare_compat.py: one datasketch-style script run with datasketch and with
+"""bench/speed/compare_compat.py: one datasketch-style script run with datasketch and with
 gpudedup.compat (the one-import change) on the same corpus, paired in one run with rensa
 and gaoya (PyPI), each scored against the exact Jaccard pairs of the corpus.
 
@@ -20,7 +20,7 @@ threshold, insert. Rows:
 Seconds are the wall time of sketching, LSH and checking (the corpus is in memory);
 CPU seconds the process's CPU time over the same span (all threads: gpudedup's engine
 uses every core), the figure to trust on a loaded machine.
-Run bench/compare_compat_setup first; the table goes to stdout (Markdown).
+Run bench/speed/compare_compat_setup first; the table goes to stdout (Markdown).
 """
 import argparse
 import platform

@@ -6,7 +6,7 @@ It has what the acceptance tests want: tens of thousands of documents, translati
 versioned copies and boilerplate-heavy pages (licence texts, API reference pages) that
 form near-duplicate clusters of thousands.
 
-usage: bench/debian_corpus.py OUTPUT.jsonl [--max-mb 160]
+usage: bench/data/debian_corpus.py OUTPUT.jsonl [--max-mb 160]
 """
 import argparse
 import gzip

@@ -5,7 +5,7 @@
 # first 16 hex digits of each output's sha256), seconds per stage and bytes sent per rank
 # (the run's stderr), wall time and peak RSS (/usr/bin/time). Figures: docs/scaling.md,
 # docs/benchmarks.md.
-# Usage: bench/mpi_scaling.sh BUILD_DIR WORK_DIR [DOCUMENTS [MAX_CLUSTER]]
+# Usage: bench/speed/mpi_scaling.sh BUILD_DIR WORK_DIR [DOCUMENTS [MAX_CLUSTER]]
 #   DOCUMENTS default 1000000; MAX_CLUSTER (gen --max-cluster-size) default 64 (the
 #   figures of docs/benchmarks.md; 5000, the generator's default, makes families whose
 #   buckets pass 64 members, which the ranks walk with a union-find of the bucket).

@@ -2,7 +2,7 @@
 """SASS instructions per (shingle, permutation) of the MinHash kernels' inner loops.
 
     cuobjdump -sass OBJECT.cu.o > kernels.sass
-    bench/sass_inner_loop.py kernels.sass [KERNEL_REGEX]
+    bench/speed/sass_inner_loop.py kernels.sass [KERNEL_REGEX]
 
 For every kernel whose name matches KERNEL_REGEX (default: the classic and fused MinHash
 kernels; a group named pt captures PT, the permutations per thread), finds the shortest backward
