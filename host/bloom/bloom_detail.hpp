@@ -21,6 +21,31 @@ constexpr double bloom_sizing_quantile = 0.9;
 /// per shingle has at most the target false-positive rate; 64 when there are none.
 uint32_t bloom_bits_for(std::vector<uint32_t> set_sizes, uint32_t hashes);
 
+/// How unrelated documents score at the filters' fill: for sampled pairs of non-empty
+/// filters (every pair when there are few), the measure at the dot independent bits
+/// give, round(na * nb / m).
+constexpr uint64_t bloom_separation_samples = 100000;
+/// Unrelated partners per document (passing share of unrelated pairs times n - 1) from
+/// which a run is refused: at 0.05 one document in 20 would be removed for nothing.
+constexpr double bloom_separation_partners = 0.05;
+struct UnrelatedScores {
+  uint64_t pairs = 0;            ///< pairs scored (0: fewer than two non-empty filters)
+  uint64_t passing = 0;          ///< of them, those at or above the threshold
+  double partners = 0;           ///< passing share times (n - 1): unrelated partners per document
+  uint32_t median_popcount = 0;  ///< of the non-empty filters
+  double median_score = 0;       ///< two filters of median fill
+  double high_score = 0;         ///< the (1 - bloom_separation_partners / (n - 1)) quantile
+};
+UnrelatedScores bloom_unrelated_scores(BloomMeasure measure, double threshold, std::vector<uint32_t> popcounts,
+                                       uint32_t bits);
+
+/// @throws usage_error (naming --threshold, --bloom-measure, the share of unrelated pairs
+/// that would pass and what would work) when unrelated pairs would give a document
+/// bloom_separation_partners or more unrelated partners: the run would remove documents
+/// that share nothing.
+void check_bloom_threshold_separates(BloomMeasure measure, double threshold, const std::vector<uint32_t>& popcounts,
+                                     uint32_t bits);
+
 /// The non-empty filters of f in (popcount, document) order (SortedFilters).
 SortedFilters sort_by_popcount(const BloomFilters& f);
 

@@ -184,6 +184,8 @@ DedupResult BloomEngine::finish() {
   DedupResult r;
   r.documents = size();
   for (uint32_t p : s.corpus.popcount) r.empty += p == 0;
+  detail::check_bloom_threshold_separates(s.config.bloom.measure, s.config.threshold, s.corpus.popcount,
+                                          s.config.bloom.bits);
   auto t0 = stage_clock::now();
   const std::vector<BloomPair> found = s.search(r.documents - r.empty, &r.candidate_pairs, &r.verified_pairs);
   s.seconds.candidates += seconds_since(t0);

@@ -263,9 +263,24 @@ TEST(Bloom, HammingCountsSharedZeros) {
   };
   EXPECT_GT(hamming(0, 2), 0.9);  // unrelated, yet above 0.9: the shared zeros
   EXPECT_GT(hamming(0, 1), hamming(0, 2));
-  const DedupResult r = e.finish();
-  ASSERT_EQ(r.pairs.size(), 3u);
-  for (const auto& p : r.pairs) EXPECT_DOUBLE_EQ(p.similarity, hamming(p.a, p.b));
+  // So the engine refuses a threshold that unrelated documents reach at this fill...
+  try {
+    e.finish();
+    ADD_FAILURE() << "0.9 does not separate unrelated documents here";
+  } catch (const usage_error& err) {
+    EXPECT_NE(std::string(err.what()).find("does not separate unrelated documents under --bloom-measure hamming"),
+              std::string::npos)
+        << err.what();
+  }
+  // ...and reports the measure of the pairs that pass one that does.
+  c.threshold = 0.995;
+  BloomEngine high(c);
+  high.add(b);
+  const DedupResult r = high.finish();
+  ASSERT_EQ(r.pairs.size(), 1u);
+  EXPECT_EQ(r.pairs[0].a, 0u);
+  EXPECT_EQ(r.pairs[0].b, 1u);
+  EXPECT_DOUBLE_EQ(r.pairs[0].similarity, hamming(0, 1));
 }
 
 TEST(Bloom, ConfigErrorsNameTheOption) {
