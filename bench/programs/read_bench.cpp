@@ -1,6 +1,6 @@
 // Reading speed of RecordReader alone (no sketching): every input given, in batches as
 // `dedup` reads them, timed over the whole first pass. For comparing input formats on the
-// same corpus (docs/benchmarks.md, "Reading JSONL and Parquet").
+// same corpus (docs/benchmarks.md, "Reading speed per input format and compression").
 // --threads N is InputOptions::reader_threads (1: one thread reads and parses).
 //   read_bench [--id-field F] [--text-field F] [--threads N] FILE...
 #include <sys/resource.h>

@@ -7,7 +7,8 @@
 # docs/benchmarks.md.
 # Usage: bench/speed/mpi_scaling.sh BUILD_DIR WORK_DIR [DOCUMENTS [MAX_CLUSTER]]
 #   DOCUMENTS default 1000000; MAX_CLUSTER (gen --max-cluster-size) default 64 (the
-#   figures of docs/benchmarks.md; 5000, the generator's default, makes families whose
+#   figures of docs/scaling.md; 5000, the generator's default and docs/benchmarks.md's
+#   "MPI scaling" table, makes families whose
 #   buckets pass 64 members, which the ranks walk with a union-find of the bucket).
 # Every run uses the default options (--verify auto: the ranks decide the borderline
 # pairs exactly, as one process does, from shingle sets their owners read again).

@@ -9,7 +9,7 @@
 namespace gpudedup::detail {
 
 /// The candidate and cluster stages took 1–15% of the sketch time in the benchmarks of
-/// docs/benchmarks.md; 15% keeps the ETA from promising too early.
+/// docs/history/benchmarks-log.md; 15% keeps the ETA from promising too early.
 constexpr double kCandidatesShareOfFirstPass = 0.15;
 
 class JobEta {

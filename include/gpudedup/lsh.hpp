@@ -25,7 +25,8 @@ LshParams score_lsh_params(double threshold, uint32_t bands, uint32_t rows);
 /// 0.5/0.5) t = 0.8, P = 256 gives 17 x 15, which makes a pair of Jaccard 0.85 a candidate
 /// only 79% of the time and let recall on real text swing with the seed (0.9938..0.9976
 /// over seeds 1-8 on the Debian corpus); 0.05/0.95 gives 25 x 10 (99.6% at 0.85; recall
-/// 0.9999 at the worst seeds) for about five times the candidates (docs/benchmarks.md).
+/// 0.9999 at the worst seeds) for about five times the candidates
+/// (docs/history/benchmarks-log.md).
 constexpr double default_false_positive_weight = 0.05;
 constexpr double default_false_negative_weight = 0.95;
 
