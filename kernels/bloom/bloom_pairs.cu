@@ -181,6 +181,7 @@ bool bloom_sorted_pairs_cuda(const SortedFilters& s, BloomMeasure m, double t, i
   GD_EXPECTS(tiles <= 65535, "`bloom.all_pairs_limit`: the GPU all-pairs search takes at most " +
                                  std::to_string(65535ull * tile) + " documents; lower it to use bit-sampling LSH");
   DeviceContext& context = device_context(device);
+  const ScopedDevice on_device = context.use();  // the caller's device again when we return
   const DeviceStream stream = context.stream();  // for this call
   try {
     TileSearch search(s, m, t, context.work_budget(), stream.get());

@@ -4,7 +4,8 @@
 //    CUDA error string; an out-of-memory error throws device_out_of_memory (a data_error)
 //    so that callers can split the work and retry.
 //  - GD_CUDA_CHECK_LAUNCH(): cudaGetLastError() after every kernel launch.
-//  - device_buffer<T>(n, stream): cudaMallocAsync / cudaFreeAsync on an explicit stream,
+//  - device_buffer<T>(n, stream): cudaMallocFromPoolAsync from the current device's context
+//    pool (never the process's default pool) / cudaFreeAsync on an explicit stream,
 //    move-only; the destructor never throws. Every allocation is counted, and fault
 //    injection (kernels/device/device_overrides.hpp) may make it fail as out of memory.
 //  - pinned_buffer<T>: page-locked host memory (cudaMallocHost) for async copies; when
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "gpudedup/errors.hpp"
+#include "kernels/device/device_context.hpp"
 #include "kernels/device/device_overrides.hpp"
 
 namespace gpudedup::detail {
@@ -67,7 +69,8 @@ class device_buffer {
     void* p = nullptr;
     GD_CUDA_TRY(injected_device_oom(n * sizeof(T)) ? cudaErrorMemoryAllocation
                 : injected_device_error()          ? cudaErrorInvalidValue
-                                                    : cudaMallocAsync(&p, n * sizeof(T), stream));
+                                                    : cudaMallocFromPoolAsync(&p, n * sizeof(T),
+                                                                              current_device_pool(), stream));
     data_ = static_cast<T*>(p);
     size_ = n;
   }

@@ -194,30 +194,51 @@ size_t cub_item_limit() {
   return limit != 0 && limit < size_t(INT_MAX) ? limit : size_t(INT_MAX);
 }
 
+ScopedDevice::ScopedDevice(int ordinal) {
+  int current = -1;
+  GD_CUDA_TRY(cudaGetDevice(&current));
+  if (current == ordinal) return;
+  GD_CUDA_TRY(cudaSetDevice(ordinal));
+  previous_ = current;
+}
+
+ScopedDevice::~ScopedDevice() {
+  if (previous_ >= 0) cudaSetDevice(previous_);  // an error here cannot be reported: ignored
+}
+
 DeviceContext::DeviceContext(int ordinal) : ordinal_(ordinal) {
   device_overrides();  // a bad GPUDEDUP_* value is a usage error before any work
-  make_current();
+  // A pool of our own: the device's default pool and its settings are the process's.
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.handleTypes = cudaMemHandleTypeNone;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = ordinal_;
   cudaMemPool_t pool = nullptr;
-  GD_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, ordinal_));
+  GD_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
   uint64_t threshold = UINT64_MAX;
   GD_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  pool_ = pool;
 }
 
 DeviceContext::~DeviceContext() = default;
 
-void DeviceContext::make_current() const { GD_CUDA_TRY(cudaSetDevice(ordinal_)); }
-
 size_t DeviceContext::work_budget() const {
   const size_t budget = device_overrides().budget_bytes;
   if (budget != 0) return budget;
-  make_current();
+  const ScopedDevice device = use();
   size_t free_bytes = 0, total_bytes = 0;
   GD_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-  return std::clamp(free_bytes / 2, min_work_bytes, max_work_bytes);
+  // What the pool keeps for reuse is not free to the device but is to us.
+  uint64_t reserved = 0, used = 0;
+  GD_CUDA_TRY(cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  GD_CUDA_TRY(cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrUsedMemCurrent, &used));
+  const size_t ours = reserved > used ? size_t(reserved - used) : 0;
+  return std::clamp((free_bytes + ours) / 2, min_work_bytes, max_work_bytes);
 }
 
 DeviceStream DeviceContext::stream() {
-  make_current();  // the stream is made on, and the caller's work goes to, this device
+  const ScopedDevice device = use();  // the stream is made on this device
   std::lock_guard<std::mutex> g(mutex_);
   if (free_.empty()) {
     auto lane = std::make_unique<Lane>();
@@ -235,6 +256,9 @@ void DeviceContext::give_back(Lane* lane) noexcept {
   lane->staging.clear();                // page-locked memory lives as long as its user
   std::lock_guard<std::mutex> g(mutex_);
   free_.push_back(lane);
+  // No user left: what the pool keeps goes back to the device (others may need it). Every
+  // stream is synchronized, so no free is still pending.
+  if (free_.size() == lanes_.size()) cudaMemPoolTrimTo(pool_, 0);
 }
 
 DeviceStream::DeviceStream(DeviceStream&& o) noexcept
@@ -261,6 +285,12 @@ void* DeviceStream::staging_bytes(size_t slot, size_t bytes) {
   if (slot >= staging.size()) staging.resize(slot + 1);
   staging[slot].reserve(bytes);
   return staging[slot].data();
+}
+
+CUmemPoolHandle_st* current_device_pool() {
+  int current = 0;
+  GD_CUDA_TRY(cudaGetDevice(&current));
+  return device_context(current).pool();
 }
 
 DeviceContext& device_context(int ordinal) {

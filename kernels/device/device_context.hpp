@@ -9,13 +9,18 @@
 // A context owns, for the life of the process:
 //  - its device ordinal, checked when the context is made: device_context() throws a
 //    usage_error naming --backend cuda or --device when the device cannot be used;
-//  - the memory-pool setup: the device's default pool (every device_buffer allocates from
-//    it, stream-ordered) keeps freed memory for reuse (release threshold UINT64_MAX)
-//    instead of returning it at every synchronization: sub-batches, bands and calls
-//    allocate the same sizes again and again;
+//  - a memory pool of its own (every device_buffer allocates from it, stream-ordered),
+//    never the device's default pool, whose settings belong to the process (PyTorch, CuPy
+//    and the caller allocate from it). It keeps freed memory for reuse (release threshold
+//    UINT64_MAX) while the library works, since sub-batches, bands and calls allocate the
+//    same sizes again and again, and gives it back to the device (trimmed to 0) whenever
+//    the last of its streams is given back: between calls the library holds nothing;
 //  - its streams (non-blocking), each with its pinned staging buffers;
-//  - the budget of one piece of work (work_budget()), and the environment's overrides of it
-//    and fault injection (kernels/device/device_overrides.hpp), read in device_context.cu.
+//  - the budget of one piece of work (work_budget(): the device's free memory plus what
+//    its pool holds unused), and the environment's overrides of it and fault injection
+//    (kernels/device/device_overrides.hpp), read in device_context.cu.
+// The library never leaves the caller's thread on another device: each entry point holds a
+// ScopedDevice (use()) for as long as it works, which restores the caller's device.
 // Contexts are never destroyed: tearing streams down during static destruction would race
 // the CUDA runtime's own teardown; the driver reclaims them when the process ends. A context
 // is made at the first device_context() call for its device, never at static initialization.
@@ -42,11 +47,27 @@
 #include <mutex>
 #include <vector>
 
-struct CUstream_st;  // cudaStream_t is CUstream_st* (cuda_runtime's driver_types.h)
+struct CUstream_st;          // cudaStream_t is CUstream_st* (cuda_runtime's driver_types.h)
+struct CUmemPoolHandle_st;   // cudaMemPool_t
 
 namespace gpudedup::detail {
 
 class DeviceStream;
+
+/// Makes `ordinal` the calling thread's current device for the guard's life and restores
+/// the device that was current before. @throws data_error when the device cannot be set.
+class ScopedDevice {
+ public:
+  explicit ScopedDevice(int ordinal);
+  ~ScopedDevice();
+  ScopedDevice(ScopedDevice&& o) noexcept : previous_(o.previous_) { o.previous_ = -1; }
+  ScopedDevice(const ScopedDevice&) = delete;
+  ScopedDevice& operator=(const ScopedDevice&) = delete;
+  ScopedDevice& operator=(ScopedDevice&&) = delete;
+
+ private:
+  int previous_ = -1;  // -1: nothing to restore
+};
 
 class DeviceContext {
  public:
@@ -54,11 +75,13 @@ class DeviceContext {
   DeviceContext& operator=(const DeviceContext&) = delete;
 
   int ordinal() const { return ordinal_; }
-  /// Makes this device the calling thread's current device. @throws data_error.
-  void make_current() const;
-  /// Lends a stream of this device to the caller until the DeviceStream goes, and makes
-  /// the device current. @throws data_error on a CUDA failure.
+  /// This device, current for the calling thread until the guard goes. @throws data_error.
+  [[nodiscard]] ScopedDevice use() const { return ScopedDevice(ordinal_); }
+  /// Lends a stream of this device to the caller until the DeviceStream goes (the caller
+  /// holds use() while it works on it). @throws data_error on a CUDA failure.
   DeviceStream stream();
+  /// The context's own memory pool (a cudaMemPool_t): what device_buffer allocates from.
+  CUmemPoolHandle_st* pool() const { return pool_; }
   /// Device bytes one piece of work (a MinHash or SimHash sub-batch, the Bloom pair buffer)
   /// may plan for: GPUDEDUP_DEVICE_BUDGET when set (kernels/device/device_overrides.hpp),
   /// else half the free memory, within [64 MiB, 12 GiB]. A plan, not a promise: an
@@ -67,6 +90,9 @@ class DeviceContext {
 
  private:
   friend DeviceContext& device_context(int ordinal);
+
+/// The pool of the calling thread's current device's context (device_buffer's source).
+CUmemPoolHandle_st* current_device_pool();
   friend class DeviceStream;
   struct Lane;  // a stream and its staging buffers
 
@@ -75,6 +101,7 @@ class DeviceContext {
   void give_back(Lane* lane) noexcept;
 
   int ordinal_;
+  CUmemPoolHandle_st* pool_ = nullptr;
   std::mutex mutex_;                          // guards lanes_ and free_
   std::vector<std::unique_ptr<Lane>> lanes_;  // every stream made so far
   std::vector<Lane*> free_;                   // those not lent
@@ -94,8 +121,8 @@ class DeviceStream {
   CUstream_st* get() const;
   /// The ordinal of the stream's device.
   int device() const { return context_->ordinal(); }
-  /// Makes the stream's device the calling thread's current device. @throws data_error.
-  void make_current() const { context_->make_current(); }
+  /// The stream's device, current for the calling thread until the guard goes.
+  [[nodiscard]] ScopedDevice use() const { return context_->use(); }
 
   /// Pinned (page-locked) host buffer number `slot` of this stream, grown to hold at least
   /// `count` values of T. Growing does not keep the contents: the caller must know that no
@@ -122,5 +149,8 @@ class DeviceStream {
 /// or `ordinal` is not one of its devices ("--device N: ..."); data_error on a CUDA failure
 /// while making it.
 DeviceContext& device_context(int ordinal);
+
+/// The pool of the calling thread's current device's context (device_buffer's source).
+CUmemPoolHandle_st* current_device_pool();
 
 }  // namespace gpudedup::detail

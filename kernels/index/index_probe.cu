@@ -41,7 +41,7 @@ class CudaBucketProbe : public BucketProbe {
              BucketRange* out) override {
     const uint64_t total = n * bands;
     if (total == 0) return;
-    stream_.make_current();
+    const ScopedDevice device = stream_.use();
     try {
       probe_on_device(seg, keys, total, bands, limit, out);
     } catch (const device_out_of_memory&) {
@@ -53,7 +53,7 @@ class CudaBucketProbe : public BucketProbe {
   }
 
   void retain(const std::vector<const Segment*>& live) override {
-    cudaSetDevice(stream_.device());
+    const ScopedDevice device = stream_.use();
     std::map<std::string, device_buffer<uint64_t>> kept;
     for (const Segment* s : live) {
       auto it = tables_.find(segment_key(*s));

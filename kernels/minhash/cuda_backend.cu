@@ -82,10 +82,11 @@ constexpr size_t pair_chunk = size_t(1) << 22;
 class CudaBackend final : public ComputeBackend {
  public:
   // device_context() checks the device (a usage_error naming --backend cuda or --device)
-  // and sets up its memory pool; the stream it lends makes the device current.
+  // and sets up its memory pool; every entry point holds stream_.use() while it works.
   explicit CudaBackend(const SketchSpec& spec)
       : spec_(spec), stream_(device_context(spec.config.device).stream()) {
     GD_EXPECTS(spec.config.minhash.num_perm <= 4096, "`minhash.num_perm` must be at most 4096 on the CUDA backend");
+    const ScopedDevice device = stream_.use();  // the caller's device again when we return
 
     const cudaStream_t s = stream_.get();
     const uint32_t P = spec.config.minhash.num_perm;
@@ -114,7 +115,6 @@ class CudaBackend final : public ComputeBackend {
     sub_batch_budget_ = device_context(spec.config.device).work_budget();
     if (gpu_pipeline_from_environment() == gpu_pipeline::async) {
       upload_ = device_context(spec.config.device).stream();
-      stream_.make_current();
       for (cudaEvent_t& e : uploaded_) GD_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
       // Kept rows take at most the work budget (GPUDEDUP_DEVICE_BUDGET in the tests).
       resident_ = ResidentRows(sub_batch_budget_, P);
@@ -148,7 +148,7 @@ class CudaBackend final : public ComputeBackend {
  private:
   /// sketch() of text that has passed the host stages.
   void sketch_staged(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes, ShingleSets* sets) {
-    stream_.make_current();
+    const ScopedDevice device = stream_.use();
     const size_t n = batch.size();
     if (n == 0) return;
     if (spec_.shingles.sample != SampleKind::none) {
@@ -160,22 +160,30 @@ class CudaBackend final : public ComputeBackend {
     check_document_lengths(batch);
     const Output out{signatures, set_sizes, sets};
     const std::vector<ItemRange> ranges = plan(batch);
-    stage(batch, ranges[0], 0);
-    for (size_t i = 0; i < ranges.size(); ++i) {
-      const int slot = int(i & 1);
-      InFlight flight;
-      bool queued = true;
-      try {
-        enqueue(ranges[i], slot, sets != nullptr, flight);
-      } catch (const device_out_of_memory&) {
-        queued = false;
+    try {
+      stage(batch, ranges[0], 0);
+      for (size_t i = 0; i < ranges.size(); ++i) {
+        const int slot = int(i & 1);
+        InFlight flight;
+        bool queued = true;
+        try {
+          enqueue(ranges[i], slot, sets != nullptr, flight);
+        } catch (const device_out_of_memory&) {
+          queued = false;
+        }
+        if (!queued) {
+          flight = InFlight{};
+          sketch_split(batch, ranges[i], slot, out);
+        }
+        if (i + 1 < ranges.size()) stage(batch, ranges[i + 1], slot ^ 1);  // overlaps the device work
+        if (queued) collect(flight, out);
       }
-      if (!queued) {
-        flight = InFlight{};
-        sketch_split(batch, ranges[i], slot, out);
-      }
-      if (i + 1 < ranges.size()) stage(batch, ranges[i + 1], slot ^ 1);  // overlaps the device work
-      if (queued) collect(flight, out);
+    } catch (...) {
+      // Any other error (a launch, CUB, an injected fault) may leave copies from the
+      // pinned slots queued: wait for them, so that the next call (a reused backend: the
+      // Python Engine, the index) may refill the slots and nothing writes after we return.
+      discard();
+      throw;
     }
   }
 
@@ -188,7 +196,7 @@ class CudaBackend final : public ComputeBackend {
       sketch(batch, signatures, set_sizes, sets);
       return;
     }
-    stream_.make_current();
+    const ScopedDevice device = stream_.use();
     const Output out{signatures, set_sizes, nullptr};
     if (spec_.shingles.has_host_stages()) {  // the staged copy may go once staged
       sketch_async(apply_host_stages(spec_.shingles, batch), first, out);
@@ -199,7 +207,7 @@ class CudaBackend final : public ComputeBackend {
 
   void flush() override {
     if (pending_.empty()) return;
-    stream_.make_current();
+    const ScopedDevice device = stream_.use();
     try {
       write_pending();
     } catch (...) {
@@ -218,7 +226,7 @@ class CudaBackend final : public ComputeBackend {
                   const std::function<bool(uint32_t, uint32_t)>& skip,
                   std::vector<ScoredPair>& passed, uint64_t* candidates, WindowedBuckets* windowed) override {
     flush();
-    stream_.make_current();
+    const ScopedDevice device = stream_.use();
     const size_t old_size = passed.size();
     const size_t old_members = windowed->members.size();
     const size_t old_buckets = windowed->offsets.size();
@@ -242,7 +250,7 @@ class CudaBackend final : public ComputeBackend {
   void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
                        std::vector<std::pair<uint32_t, uint32_t>>& out) override {
     flush();
-    stream_.make_current();
+    const ScopedDevice device = stream_.use();
     const size_t old_size = out.size();
     try {
       band_buckets buckets = buckets_on_device(corpus, band, rows);

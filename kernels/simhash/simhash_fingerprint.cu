@@ -133,6 +133,7 @@ void simhash_fingerprints_cuda(const SimHashSpec& spec, const DocumentBatch& bat
     return;
   }
   DeviceContext& context = device_context(device);
+  const ScopedDevice on_device = context.use();  // the caller's device again when we return
   const DeviceStream stream = context.stream();  // for this call
   const cudaStream_t s = stream.get();
   try {

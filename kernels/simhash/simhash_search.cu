@@ -202,7 +202,8 @@ void search_table(const std::vector<uint64_t>& values, const HammingPlan& plan, 
 void search_distinct_cuda(const std::vector<uint64_t>& values, const HammingPlan& plan, int device, int threads,
                           const PairSink& sink, size_t batch) {
   if (values.size() < 2) return;
-  const DeviceStream stream = device_context(device).stream();  // for this call
+  const ScopedDevice on_device = device_context(device).use();  // the caller's device again after
+  const DeviceStream stream = device_context(device).stream();    // for this call
   const cudaStream_t s = stream.get();
   size_t t = 0;  // the table under way
   try {

@@ -11,6 +11,9 @@
 #include "support/device_overrides.hpp"
 
 #ifdef GPUDEDUP_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include "gpudedup/minhash.hpp"
 #include "kernels/device/device_context.hpp"
 #endif
 
@@ -31,6 +34,42 @@ TEST(DeviceContextGpu, OnePerDeviceFromEveryThread) {
   for (size_t i = 0; i < seen.size(); ++i) threads.emplace_back([&seen, i] { seen[i] = &detail::device_context(0); });
   for (auto& t : threads) t.join();
   for (auto* c : seen) EXPECT_EQ(c, first);
+}
+
+// A library in a process with other CUDA users (PyTorch, CuPy, the caller) leaves their
+// state alone: the caller's current device, the device's default pool and its release
+// threshold; and between calls it holds no device memory in its own pool.
+TEST(DeviceContextGpu, LeavesTheCallersDeviceAndTheDefaultPoolAlone) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  const int last = int(cuda_status().devices.size()) - 1;
+  ASSERT_EQ(cudaSetDevice(last), cudaSuccess);  // the caller works on its last device
+  cudaMemPool_t default_pool = nullptr;
+  ASSERT_EQ(cudaDeviceGetDefaultMemPool(&default_pool, 0), cudaSuccess);
+  uint64_t before = 0, after = 0;
+  ASSERT_EQ(cudaMemPoolGetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold, &before), cudaSuccess);
+  {
+    Config c;
+    c.backend = Backend::cuda;
+    c.device = 0;
+    c.minhash.num_perm = 64;
+    MinHashEngine engine(c);
+    DocumentBatch b;
+    for (int i = 0; i < 200; ++i) b.add("document number " + std::to_string(i) + " of a small corpus of texts");
+    engine.add(b);
+    int current = -1;
+    ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+    EXPECT_EQ(current, last) << "the library left the caller on its own device";
+    engine.finish();
+  }
+  int current = -1;
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, last);
+  ASSERT_EQ(cudaMemPoolGetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold, &after), cudaSuccess);
+  EXPECT_EQ(after, before) << "the default pool's release threshold is the process's, not the library's";
+  uint64_t reserved = 1;
+  ASSERT_EQ(cudaMemPoolGetAttribute(detail::device_context(0).pool(), cudaMemPoolAttrReservedMemCurrent, &reserved),
+            cudaSuccess);
+  EXPECT_EQ(reserved, 0u) << "no stream is lent: the library's pool is trimmed";
 }
 
 TEST(DeviceContextGpu, RejectsAnOrdinalThatDoesNotExist) {

@@ -219,4 +219,27 @@ TEST_F(AsyncPipelineGpu, AnErrorMidPipelineLeavesNothingInFlight) {
   }
 }
 
+// The synchronous pipeline (the default) reused after an error, as a Python Engine or an
+// index reuses its backend: an error while sub-batches are staged must not leave copies
+// from the pinned slots in flight, which the next call refills (review of kernels/,
+// suspected defect 1). The next sketch of the same engine equals the CPU's.
+TEST_F(AsyncPipelineGpu, TheSyncPipelineIsReusableAfterAnError) {
+  ScopedPipeline sync("sync");
+  Config config = cases()[0].config;
+  DocumentBatch batch;
+  for (size_t d = 0; d < 400; ++d) batch.add(texts_[d]);
+  config.backend = Backend::cpu;
+  const Signatures want = MinHashEngine(config).sketch(batch);
+  config.backend = Backend::cuda;
+  for (const char* rule : {"error:2", "error:5", "error:9"}) {
+    MinHashEngine engine(config);
+    {
+      test_support::ScopedDeviceOverrides env("256K", rule);  // many sub-batches, an error among them
+      EXPECT_THROW(engine.sketch(batch), data_error) << rule;
+    }
+    const Signatures got = engine.sketch(batch);
+    EXPECT_TRUE(got.values == want.values) << rule << ": the reused backend's signatures differ from the CPU's";
+  }
+}
+
 }  // namespace
