@@ -5,12 +5,10 @@
 
 #include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/cli/strict_options.hpp"
 #include "host/io/input_list.hpp"
 
 namespace gpudedup::cli {
-namespace {
-
-}  // namespace
 
 void add_input_options(cxxopts::Options& o) {
   o.add_options("Input")
@@ -127,15 +125,21 @@ void read_backend_options(const cxxopts::ParseResult& r, Config& c) {
 
 bool parse_or_help(cxxopts::Options& o, int argc, char** argv, cxxopts::ParseResult& out) {
   o.add_options()("h,help", "show this help");
+  const auto shapes = option_shapes(o);
   try {
     out = o.parse(argc, argv);
+  } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
+    // cxxopts names the text, not the option: find the option it was given to.
+    const std::string why = bad_number_message(shapes, argc, argv);
+    throw usage_error(why.empty() ? std::string(e.what()) + " (see --help)" : why);
   } catch (const cxxopts::exceptions::exception& e) {
     throw usage_error(std::string(e.what()) + " (see --help)");
   }
   if (out.count("help")) {
-    std::cout << o.help() << std::endl;
+    std::cout << help_with_kinds(o.help(), shapes) << std::endl;
     return false;
   }
+  check_arguments(shapes, out);
   return true;
 }
 

@@ -59,7 +59,8 @@ inline void refuse_options(const cxxopts::ParseResult& r, std::initializer_list<
   }
 }
 
-/// Parses argv; prints help and returns false for --help. @throws usage_error.
+/// Parses argv; prints help and returns false for --help. @throws usage_error for what
+/// cxxopts refuses and for what check_arguments() refuses (host/cli/strict_options.hpp).
 bool parse_or_help(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& out);
 
 /// Reads a stop-word file: one word per line. @throws data_error naming the path.
