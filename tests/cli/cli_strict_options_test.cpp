@@ -1,6 +1,7 @@
 // Options are parsed strictly (docs/reliability.md): every option of every command, as
 // its --help lists it, refuses an empty value, a second occurrence and, for a number,
-// text that is not a whole number.
+// text that is not a whole number; and every count within its documented bounds
+// (--threads 65536 crashed the OpenMP runtime).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -191,6 +192,39 @@ TEST_F(CliStrictRuns, AnArgumentNoOptionTakesIsRefused) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(has(r.err, "extra")) << r.err;
   EXPECT_FALSE(fs::exists(path("idx")));
+}
+
+// --threads 65536 crashed the OpenMP runtime and left the output's temporary behind.
+TEST_F(CliStrictRuns, ThreadsBeyondTheBoundAreRefusedBeforeAnyOutput) {
+  const std::string in = write("in.jsonl", corpus);
+  fs::create_directories(path("out"));
+  for (const char* n : {"65536", "1025", "-1"}) {
+    const auto r = run("dedup " + in + " --threads " + n + " -o " + path("out/kept.jsonl") + " --removed " +
+                       path("out/removed.tsv"));
+    EXPECT_EQ(r.code, 2) << n << ": " << r.err;
+    EXPECT_TRUE(has(r.err, "--threads must be in 0..1024")) << r.err;
+    EXPECT_TRUE(fs::is_empty(path("out"))) << n;
+  }
+  const auto r = run("gen --documents 10 --threads 65536 --output " + path("out/c") + " --truth " + path("out/t"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "--threads must be in 0..1024")) << r.err;
+  EXPECT_TRUE(fs::is_empty(path("out")));
+}
+
+TEST_F(CliStrictRuns, CountsBeyondTheirBoundsAreRefused) {
+  const std::string in = write("in.jsonl", corpus);
+  for (const char* args : {"--num-perm 4097", "--ngram 65", "--batch-size 67108865", "--reader-threads 257",
+                           "--bands 300 --rows 1", "--bloom-lsh-tables 1025 --method bloom"}) {
+    const auto r = run("dedup " + in + " -o " + path("k") + " " + args);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+    EXPECT_TRUE(has(r.err, std::string(args).substr(0, std::string(args).find(' ')))) << args << ": " << r.err;
+  }
+  auto r = run("tune --top 1001");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "--top must be in 1..1000")) << r.err;
+  r = run("eval --truth " + write("t.jsonl", "") + " --clusters " + write("c.jsonl", "") + " --documents 4294967296");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "--documents must be in 1..4294967295")) << r.err;
 }
 
 TEST_F(CliStrictRuns, HelpSaysWhichOptionsTakeNumbers) {
