@@ -1,7 +1,8 @@
 // Options are parsed strictly (docs/reliability.md): every option of every command, as
 // its --help lists it, refuses an empty value, a second occurrence and, for a number,
-// text that is not a whole number; and every count within its documented bounds
-// (--threads 65536 crashed the OpenMP runtime).
+// text that is not a whole number; every count within its documented bounds (--threads
+// 65536 crashed the OpenMP runtime); a line of spaces in an --input-list is blank; and
+// --input-format dir on a file is a usage error.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -225,6 +226,26 @@ TEST_F(CliStrictRuns, CountsBeyondTheirBoundsAreRefused) {
   r = run("eval --truth " + write("t.jsonl", "") + " --clusters " + write("c.jsonl", "") + " --documents 4294967296");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(has(r.err, "--documents must be in 1..4294967295")) << r.err;
+}
+
+// The docs say blank lines of an --input-list are ignored; a line of spaces is blank.
+TEST_F(CliStrictRuns, ALineOfWhiteSpaceInAnInputListIsIgnored) {
+  const std::string in = write("in.jsonl", corpus);
+  const std::string list = write("list.txt", "\n   \n" + in + "\n\t \r\n");
+  const auto r = run("dedup -q --input-list " + list + " -o " + path("k"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(test_support::read_file(path("k")), corpus);
+  // Spaces around a path are part of it (a path may hold them): the file is named, not guessed.
+  const auto spaced = run("dedup -q --input-list " + write("spaced.txt", " " + in + "\n") + " -o " + path("k2"));
+  EXPECT_EQ(spaced.code, 1) << spaced.err;
+  EXPECT_TRUE(has(spaced.err, " " + in + ": cannot read input")) << spaced.err;
+}
+
+TEST_F(CliStrictRuns, InputFormatDirOnAFileIsAUsageError) {
+  const std::string in = write("in.jsonl", corpus);
+  const auto r = run("dedup " + in + " --input-format dir -o " + path("k"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, in + ": is not a folder but --input-format dir was given")) << r.err;
 }
 
 TEST_F(CliStrictRuns, HelpSaysWhichOptionsTakeNumbers) {
