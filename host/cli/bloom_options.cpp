@@ -20,20 +20,20 @@ uint64_t bounded(const cxxopts::ParseResult& r, const std::string& name, int64_t
 
 void add_bloom_options(cxxopts::Options& o) {
   o.add_options("Bloom filters (--method bloom)")
-    ("bloom-bits", "m: bits per filter, a multiple of 64; 0: sized to the documents (5% false positives "
+    ("bloom-bits", "m: bits per filter, a multiple of 64 up to 65536; 0: sized to the documents (5% false positives "
      "at the 90th-percentile document; reads the input twice)", cxxopts::value<int64_t>()->default_value("0"))
-    ("bloom-hashes", "h: bits set per shingle", cxxopts::value<int64_t>()->default_value("2"))
+    ("bloom-hashes", "h: bits set per shingle, 1..32", cxxopts::value<int64_t>()->default_value("2"))
     ("bloom-measure", "jaccard, cosine, overlap, dice or hamming (of the filters' popcounts)",
      cxxopts::value<std::string>()->default_value("jaccard"))
-    ("bloom-all-pairs-max", "compare all pairs up to this many documents; bit-sampling LSH above",
+    ("bloom-all-pairs-max", "compare all pairs up to this many documents (0..4294967296); bit-sampling LSH above",
      cxxopts::value<int64_t>()->default_value("1000000"))
-    ("bloom-lsh-bits", "bit-sampling LSH: sampled bits per table", cxxopts::value<int64_t>()->default_value("24"))
-    ("bloom-lsh-tables", "bit-sampling LSH: tables", cxxopts::value<int64_t>()->default_value("64"));
+    ("bloom-lsh-bits", "bit-sampling LSH: sampled bits per table, 1..64", cxxopts::value<int64_t>()->default_value("24"))
+    ("bloom-lsh-tables", "bit-sampling LSH: tables, 1..1024", cxxopts::value<int64_t>()->default_value("64"));
   o.add_options("Shingle sampling (minhash, exact, bloom)")
     ("sample", "none, minwise (s smallest under a seeded permutation), modm (hash % m == 0) or "
      "mins (s smallest hashes)", cxxopts::value<std::string>()->default_value("none"))
-    ("sample-size", "s of minwise and mins", cxxopts::value<int64_t>()->default_value("200"))
-    ("sample-mod", "m of modm", cxxopts::value<int64_t>()->default_value("25"));
+    ("sample-size", "s of minwise and mins, 1..16777216", cxxopts::value<int64_t>()->default_value("200"))
+    ("sample-mod", "m of modm, 1..1099511627776", cxxopts::value<int64_t>()->default_value("25"));
 }
 
 void read_bloom_options(const cxxopts::ParseResult& r, Config& c) {

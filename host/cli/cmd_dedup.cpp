@@ -44,8 +44,9 @@ void add_dedup_options(cxxopts::Options& o) {
   o.add_options("Method")
     ("method", method_help(), cxxopts::value<std::string>()->default_value("minhash"))
     ("threshold", "similarity threshold in (0, 1]", cxxopts::value<double>()->default_value("0.8"))
-    ("bands", "LSH bands b (with --rows; default: chosen for the threshold)", cxxopts::value<int64_t>())
-    ("rows", "LSH rows per band r", cxxopts::value<int64_t>())
+    ("bands", "LSH bands b, 1..--num-perm (with --rows, b x r at most --num-perm; default: chosen for the "
+              "threshold)", cxxopts::value<int64_t>())
+    ("rows", "LSH rows per band r, 1..--num-perm", cxxopts::value<int64_t>())
     ("verify", "auto (the estimate, and pairs within 3 standard deviations of the threshold checked by "
                "exact Jaccard of texts read again), estimate (signature agreement), exact (shingle sets kept) "
                "or none; simhash: verify its candidates by Jaccard >= --threshold (exact or estimate; default "
@@ -80,13 +81,13 @@ std::string opt(const cxxopts::ParseResult& r, const char* name) {
 
 void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   Config& c = job.config;
-  c.method = find_method(r["method"].as<std::string>()).name;
-  c.threshold = r["threshold"].as<double>();
+  c.method = find_method(option<std::string>(r, "method")).name;
+  c.threshold = option<double>(r, "threshold");
   GD_EXPECTS(c.threshold > 0 && c.threshold <= 1,
              "--threshold must be in (0, 1], got " + std::to_string(c.threshold));
   GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
   if (r.count("bands")) {
-    const auto b = r["bands"].as<int64_t>(), rows = r["rows"].as<int64_t>();
+    const auto b = option<int64_t>(r, "bands"), rows = option<int64_t>(r, "rows");
     GD_EXPECTS(b >= 1 && rows >= 1, "--bands and --rows must be >= 1");
     GD_EXPECTS(b <= int64_t(c.minhash.num_perm) && rows <= int64_t(c.minhash.num_perm),
                "--bands and --rows must each be at most --num-perm (" + std::to_string(c.minhash.num_perm) + ")");

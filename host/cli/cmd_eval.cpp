@@ -56,7 +56,7 @@ int run_eval(int argc, char** argv) {
     ("pairs", "predicted pairs: TSV (dedup --pairs)", cxxopts::value<std::string>())
     ("ids", "every document id: one per line, or JSONL records with an \"id\" field",
      cxxopts::value<std::string>())
-    ("documents", "number of documents in the corpus", cxxopts::value<uint64_t>());
+    ("documents", "number of documents in the corpus, 1..4294967295", cxxopts::value<uint64_t>());
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
   const auto truth = one_of(r, "truth", "truth-pairs");
@@ -64,8 +64,9 @@ int run_eval(int argc, char** argv) {
   if (r.count("ids") && r.count("documents")) throw usage_error("give at most one of --ids and --documents");
   uint64_t documents = 0;
   if (r.count("documents")) {
-    documents = r["documents"].as<uint64_t>();
-    GD_EXPECTS(documents >= 1, "--documents must be >= 1");
+    documents = option<uint64_t>(r, "documents");
+    GD_EXPECTS(documents >= 1 && documents <= UINT32_MAX,  // documents are numbered in 32 bits
+               "--documents must be in 1..4294967295, got " + std::to_string(documents));
   }
   IdIndex ids;
   if (r.count("ids")) {

@@ -34,7 +34,7 @@ int run_gen(int argc, char** argv) {
       "      --output corpus.jsonl --truth truth.jsonl");
   auto num = [](double v) { std::ostringstream s; s << v; return s.str(); };
   o.add_options("Corpus")
-    ("documents", "documents to generate (clusters included)", cxxopts::value<uint64_t>())
+    ("documents", "documents to generate (clusters included), 1..4294967295", cxxopts::value<uint64_t>())
     ("seed", "random seed", cxxopts::value<uint64_t>()->default_value("1"))
     ("output", "corpus FILE: JSONL {\"id\": \"...\", \"text\": \"...\"}", cxxopts::value<std::string>())
     ("q,quiet", "no progress line")
@@ -42,10 +42,10 @@ int run_gen(int argc, char** argv) {
      cxxopts::value<std::string>())
     ("train", "text FILE to train the Markov word model on (default: built-in vocabulary)",
      cxxopts::value<std::string>())
-    ("vocabulary", "built-in model: distinct words", cxxopts::value<uint32_t>()->default_value(std::to_string(d.vocabulary)))
+    ("vocabulary", "built-in model: distinct words, 2..10000000", cxxopts::value<uint32_t>()->default_value(std::to_string(d.vocabulary)))
     ("mean-words", "median words per base document", cxxopts::value<double>()->default_value(num(d.mean_words)))
     ("length-sigma", "sigma of the lognormal length", cxxopts::value<double>()->default_value(num(d.length_sigma)))
-    ("threads", "threads (0 = all cores); the output does not depend on it",
+    ("threads", "threads, 0..1024 (0 = all cores); the output does not depend on it",
      cxxopts::value<int>()->default_value("0"));
   o.add_options("Clusters")
     ("cluster-fraction", "share of documents in planted clusters",
@@ -74,7 +74,7 @@ int run_gen(int argc, char** argv) {
   c.vocabulary = option<uint32_t>(r, "vocabulary");
   c.mean_words = option<double>(r, "mean-words");
   c.length_sigma = option<double>(r, "length-sigma");
-  c.threads = option<int>(r, "threads");
+  c.threads = threads_option(r, "threads");
   c.cluster_fraction = option<double>(r, "cluster-fraction");
   c.max_cluster_size = option<uint32_t>(r, "max-cluster-size");
   c.cluster_size_exponent = option<double>(r, "cluster-exponent");

@@ -23,8 +23,8 @@ int run_tune(int argc, char** argv) {
       "  gpudedup tune --threshold 0.7 --num-perm 128 --top 20 --false-negative-weight 0.8");
   o.add_options()
     ("threshold", "similarity threshold t in (0, 1]", cxxopts::value<double>()->default_value("0.8"))
-    ("num-perm", "MinHash permutations P", cxxopts::value<int64_t>()->default_value("256"))
-    ("top", "rows to print", cxxopts::value<int64_t>()->default_value("10"))
+    ("num-perm", "MinHash permutations P, 1..4096", cxxopts::value<int64_t>()->default_value("256"))
+    ("top", "rows to print, 1..1000", cxxopts::value<int64_t>()->default_value("10"))
     ("false-positive-weight", "weight of the false-positive area",
      cxxopts::value<double>()->default_value(std::to_string(default_false_positive_weight)))
     ("false-negative-weight", "weight of the false-negative area",
@@ -36,7 +36,7 @@ int run_tune(int argc, char** argv) {
   const auto p = option<int64_t>(r, "num-perm");
   GD_EXPECTS(p >= 1 && p <= 4096, "--num-perm must be in 1..4096, got " + std::to_string(p));
   const auto top = option<int64_t>(r, "top");
-  GD_EXPECTS(top >= 1, "--top must be >= 1, got " + std::to_string(top));
+  GD_EXPECTS(top >= 1 && top <= 1000, "--top must be in 1..1000, got " + std::to_string(top));
   const auto fp = option<double>(r, "false-positive-weight");
   const auto fn = option<double>(r, "false-negative-weight");
   GD_EXPECTS(fp >= 0 && fn >= 0 && fp + fn > 0, "--false-positive-weight and --false-negative-weight must be >= 0, not both 0");

@@ -5,12 +5,10 @@
 
 #include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
+#include "host/cli/strict_options.hpp"
 #include "host/io/input_list.hpp"
 
 namespace gpudedup::cli {
-namespace {
-
-}  // namespace
 
 void add_input_options(cxxopts::Options& o) {
   o.add_options("Input")
@@ -24,10 +22,10 @@ void add_input_options(cxxopts::Options& o) {
     ("id-field", "JSONL field or Parquet column holding the id (string or number); default: record number",
      cxxopts::value<std::string>()->default_value(""))
     ("strict", "stop at the first malformed record (exit 1) instead of skipping it")
-    ("reader-threads", "threads parsing records while one reads and decompresses (1: one thread does both; "
+    ("reader-threads", "threads parsing records while one reads and decompresses, 0..256 (1: one thread does both; "
      "0: 1 on 2 cores or fewer, else one per core less one, at most 4); same records, numbers and reports whatever N",
      cxxopts::value<unsigned>()->default_value("0"))
-    ("batch-size", "documents per batch", cxxopts::value<size_t>()->default_value("65536"));
+    ("batch-size", "documents per batch, 1..67108864", cxxopts::value<size_t>()->default_value("65536"));
   o.parse_positional({"inputs"});
 }
 
@@ -64,7 +62,7 @@ size_t batch_size(const cxxopts::ParseResult& r) {
 void add_sketch_options(cxxopts::Options& o) {
   o.add_options("Shingles and sketches")
     ("shingle", "char or word", cxxopts::value<std::string>()->default_value("char"))
-    ("ngram", "shingle length k: code points (char) or tokens (word)", cxxopts::value<int64_t>()->default_value("5"))
+    ("ngram", "shingle length k, 1..64: code points (char) or tokens (word)", cxxopts::value<int64_t>()->default_value("5"))
     ("stopwords", "word list FILE (one per line): stop words removed before word shingling",
      cxxopts::value<std::string>())
     ("stopword-anchored", "word shingles = a stop word plus the next two words "
@@ -75,7 +73,7 @@ void add_sketch_options(cxxopts::Options& o) {
     ("tokenizer", "word tokens for word shingles and SimHash: simple (spaces; each CJK character a "
      "token) or icu (ICU word segmentation, dictionaries for Chinese, Japanese, Thai)",
      cxxopts::value<std::string>()->default_value("simple"))
-    ("num-perm", "MinHash permutations P", cxxopts::value<int64_t>()->default_value("256"))
+    ("num-perm", "MinHash permutations P, 1..4096", cxxopts::value<int64_t>()->default_value("256"))
     ("seed", "seed of the permutation family", cxxopts::value<uint64_t>()->default_value("1"));
 }
 
@@ -105,8 +103,15 @@ void add_backend_options(cxxopts::Options& o) {
   o.add_options("Backend")
     ("backend", "auto, cpu or cuda (auto: CUDA when a device is found)",
      cxxopts::value<std::string>()->default_value("auto"))
-    ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
+    ("threads", "CPU threads, 0..1024 (0 = all cores)", cxxopts::value<int>()->default_value("0"))
     ("device", "CUDA device ordinal", cxxopts::value<int>()->default_value("0"));
+}
+
+int threads_option(const cxxopts::ParseResult& r, const std::string& name) {
+  const int n = option<int>(r, name);
+  GD_EXPECTS(n >= 0 && n <= max_threads, "--" + name + " must be in 0.." + std::to_string(max_threads) +
+                                             " (0 = all cores), got " + std::to_string(n));
+  return n;
 }
 
 void read_backend_options(const cxxopts::ParseResult& r, Config& c) {
@@ -119,23 +124,28 @@ void read_backend_options(const cxxopts::ParseResult& r, Config& c) {
       std::cerr << "gpudedup: --backend auto runs on the CPU: " << status.reason << "\n";
     }
   }
-  c.threads = option<int>(r, "threads");
-  GD_EXPECTS(c.threads >= 0, "--threads must be >= 0");
+  c.threads = threads_option(r, "threads");
   c.device = option<int>(r, "device");
   GD_EXPECTS(c.device >= 0, "--device must be >= 0");
 }
 
 bool parse_or_help(cxxopts::Options& o, int argc, char** argv, cxxopts::ParseResult& out) {
   o.add_options()("h,help", "show this help");
+  const auto shapes = option_shapes(o);
   try {
     out = o.parse(argc, argv);
+  } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
+    // cxxopts names the text, not the option: find the option it was given to.
+    const std::string why = bad_number_message(shapes, argc, argv);
+    throw usage_error(why.empty() ? std::string(e.what()) + " (see --help)" : why);
   } catch (const cxxopts::exceptions::exception& e) {
     throw usage_error(std::string(e.what()) + " (see --help)");
   }
   if (out.count("help")) {
-    std::cout << o.help() << std::endl;
+    std::cout << help_with_kinds(o.help(), shapes) << std::endl;
     return false;
   }
+  check_arguments(shapes, out);
   return true;
 }
 

@@ -46,6 +46,12 @@ void add_sketch_options(cxxopts::Options& options);
 /// Fills config.shingle and config.minhash. @throws usage_error naming the option.
 void read_sketch_options(const cxxopts::ParseResult& r, Config& config);
 
+/// Bound of --threads: more threads than this are no use, and far more (65536) crash the
+/// OpenMP runtime.
+constexpr int max_threads = 1024;
+/// Option `name` (--threads) in 0..max_threads. @throws usage_error naming it.
+int threads_option(const cxxopts::ParseResult& r, const std::string& name);
+
 /// --backend, --threads, --device.
 void add_backend_options(cxxopts::Options& options);
 void read_backend_options(const cxxopts::ParseResult& r, Config& config);
@@ -59,7 +65,8 @@ inline void refuse_options(const cxxopts::ParseResult& r, std::initializer_list<
   }
 }
 
-/// Parses argv; prints help and returns false for --help. @throws usage_error.
+/// Parses argv; prints help and returns false for --help. @throws usage_error for what
+/// cxxopts refuses and for what check_arguments() refuses (host/cli/strict_options.hpp).
 bool parse_or_help(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& out);
 
 /// Reads a stop-word file: one word per line. @throws data_error naming the path.

@@ -201,7 +201,7 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
       continue;
     }
     if (options.format == InputFormat::directory)
-      throw data_error(path + ": is not a folder but `input.format` dir was given; use `input.format` auto, jsonl or text");
+      throw usage_error(path + ": is not a folder but `input.format` dir was given; use `input.format` auto, jsonl or text");
     // Open a regular file once to catch permissions now; a pipe is only checked, since
     // opening and closing its read end could make the writer fail.
     const int fd = S_ISREG(st.st_mode) ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : ::access(path.c_str(), R_OK);
@@ -296,7 +296,9 @@ std::vector<std::string> read_path_list(const std::string& list_file) {
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty()) paths.push_back(line);
+    // A line of white space only is blank; any other line is the path as written, spaces
+    // included (a path may begin or end with one).
+    if (line.find_first_not_of(" \t\f\v") != std::string::npos) paths.push_back(line);
   }
   if (in.bad()) throw data_error(list_file + ": reading the input list failed: " + std::strerror(errno));
   if (paths.empty())

@@ -61,8 +61,8 @@ struct FolderEntry {
 /// Output temporaries (io::is_temporary_name) and the files in `skip` are left out.
 std::vector<FolderEntry> list_directory(const std::string& root, const std::vector<FileId>& skip = {});
 
-/// The paths of an input list file: one per line, blank lines ignored, a trailing CR
-/// removed. @throws data_error naming the file when it cannot be read; usage_error when
+/// The paths of an input list file: one per line as written (spaces kept), lines of white
+/// space only ignored, a trailing CR removed. @throws data_error naming the file when it cannot be read; usage_error when
 /// it lists no path.
 std::vector<std::string> read_path_list(const std::string& list_file);
 
