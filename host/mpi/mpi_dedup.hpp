@@ -20,8 +20,9 @@ bool built_with_mpi();
 struct RankOutcome {
   int rank = 0;
   int ranks = 1;
-  DedupSummary summary;   ///< the whole job's counts on rank 0; this rank's own input elsewhere
-  InputStats local_input; ///< what this rank read (its skipped records)
+  /// The whole job's counts on rank 0, with the first skipped files and records of the
+  /// input (as one process reports them); other ranks: the counts without the reports.
+  DedupSummary summary;
   std::vector<std::string> report;  ///< rank 0: lines for a person (ranks, rounds, bytes moved)
 };
 
