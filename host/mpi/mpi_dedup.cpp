@@ -24,6 +24,7 @@
 #include "host/mpi/rank_outputs.hpp"
 #include "host/mpi/rank_pairs.hpp"
 #include "host/mpi/rank_spill.hpp"
+#include "host/mpi/same_launch.hpp"
 #include "host/mpi/spilled_candidates.hpp"
 
 namespace gpudedup::mpi {
@@ -318,7 +319,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
 
 }  // namespace
 
-RankOutcome run_dedup_mpi(const DedupJob& job, const ErrorWording& wording) {
+RankOutcome run_dedup_mpi(const DedupJob& job, const Launch& launch, const ErrorWording& wording) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
@@ -327,6 +328,23 @@ RankOutcome run_dedup_mpi(const DedupJob& job, const ErrorWording& wording) {
   }
   Exchange ex;
   RankOutcome outcome;
+  outcome.rank = ex.rank();
+  outcome.ranks = ex.ranks();
+  // Before any other collective: ranks started differently would exchange data of other
+  // layouts (a crash, a hang or a wrong answer). Every rank stops alike, nothing written.
+  const std::string difference = launch_difference(ex, launch.settings);
+  if (!difference.empty()) {
+    // Said before MPI_Finalize, which every rank reaches only after it: a rank that
+    // exits 2 first makes mpirun end the others, which would lose a message said after.
+    if (ex.rank() == 0) {
+      std::fprintf(stderr, "gpudedup dedup: %s: every rank needs the same options and inputs (only %s may differ; "
+                   "docs/scaling.md); nothing was run\n", difference.c_str(), launch.may_differ.c_str());
+      std::fflush(stderr);
+    }
+    MPI_Finalize();
+    outcome.refused = true;
+    return outcome;
+  }
   try {
     outcome = run(job, ex);
   } catch (const job_wide_error& e) {
