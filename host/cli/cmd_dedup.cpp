@@ -9,6 +9,7 @@
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
 #include "host/cli/method_options.hpp"
+#include "host/cli/mpi_launch_settings.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_reporter.hpp"
 #include "host/cli/skipped_report.hpp"
@@ -132,14 +133,19 @@ void print_summary(const DedupSummary& s) {
 }
 
 /// Under mpirun (or srun): the distributed job (host/mpi, docs/scaling.md). Rank 0 prints
-/// the summary and a line per rank; each rank prints the skipped records it read.
+/// the summary and a line per rank, and the skipped files and records of all ranks as one
+/// process names them.
 int run_dedup_under_mpi(const DedupJob& job, const cxxopts::ParseResult& r) {
-  const mpi::RankOutcome o = mpi::run_dedup_mpi(job, [](const std::string& m) { return with_flags(m); });
-  if (o.rank == 0 && !r.count("quiet")) {
+  const mpi::RankOutcome o =
+      mpi::run_dedup_mpi(job, {launch_settings(r, job), rank_own_options()},
+                         [](const std::string& m) { return with_flags(m); });
+  if (o.refused) return 2;  // on every rank; rank 0 said which option differs
+  if (o.rank != 0) return 0;
+  if (!r.count("quiet")) {
     print_summary(o.summary);
     for (const auto& line : o.report) std::fprintf(stderr, "gpudedup: %s\n", line.c_str());
   }
-  if (!r.count("quiet-errors")) print_skipped("gpudedup", o.local_input);
+  if (!r.count("quiet-errors")) print_skipped("gpudedup", o.summary.input);
   return 0;
 }
 

@@ -98,7 +98,7 @@ std::vector<std::string> Exchange::gather_to_root(const std::string& mine, const
     all.resize(total);
   }
   MPI_Gatherv(mine.data(), n, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
-  if (rank_ != 0) sent_[what] += mine.size();
+  if (rank_ != 0 && !mine.empty()) sent_[what] += mine.size();  // named in the report once it moved bytes
   std::vector<std::string> parts;
   for (int r = 0; r < int(sizes.size()); ++r) parts.push_back(all.substr(size_t(displs[r]), size_t(sizes[r])));
   return parts;

@@ -20,9 +20,11 @@
 #include "host/mpi/distributed_borderline.hpp"
 #include "host/mpi/distributed_components.hpp"
 #include "host/mpi/input_share.hpp"
+#include "host/mpi/job_input_stats.hpp"
 #include "host/mpi/rank_outputs.hpp"
 #include "host/mpi/rank_pairs.hpp"
 #include "host/mpi/rank_spill.hpp"
+#include "host/mpi/same_launch.hpp"
 #include "host/mpi/spilled_candidates.hpp"
 
 namespace gpudedup::mpi {
@@ -72,6 +74,20 @@ void pick_device(Config& config) {
   if (!local) local = std::getenv("MPI_LOCALRANKID");
   const auto devices = cuda_status().devices.size();
   if (local && devices > 0) config.device = std::atoi(local) % int(devices);
+}
+
+/// Why a job that read no document fails (rank 0 says it, with the job's reports), in the
+/// words of one process.
+std::string nothing_read(const InputOptions& in, const InputStats& st) {
+  std::string inputs;
+  for (const auto& p : in.paths) inputs += (inputs.empty() ? "" : ", ") + p;
+  if (st.records == 0 && st.skipped_files > 0) {
+    return "read no record from " + inputs + ": " + std::to_string(st.skipped_files) + " files were skipped (the first: " +
+           (st.file_reports.empty() ? "?" : st.file_reports[0]) + "); nothing was written";
+  }
+  if (st.records == 0) return "read no record from " + inputs + ": the input is empty; nothing was written";
+  return "read no document from " + inputs + ": all " + std::to_string(st.records) + " records were skipped (the first: " +
+         (st.reports.empty() ? "?" : st.reports[0]) + "); nothing was written";
 }
 
 std::vector<NamedPath> output_paths(const OutputOptions& o) {
@@ -141,12 +157,11 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   in.corpus.first = base + ex.exclusive_sum(count);
   const uint64_t record_offset = base + ex.exclusive_sum(in.stats.records);
   const std::vector<uint64_t> firsts = ex.all_gather(in.corpus.first);
-  const uint64_t documents = ex.sum(count), records = ex.sum(in.stats.records);
-  if (documents == 0) {
-    throw job_wide_error(records == 0 ? "read no record from the inputs: the input is empty; nothing was written"
-                                      : "read no document from the inputs: all " + std::to_string(records) +
-                                            " records were skipped; nothing was written");
-  }
+  // The skipped files and records of all ranks: counted, and reported by rank 0 as one
+  // process reports them.
+  const InputStats input = job_input_stats(ex, in.stats, job.input.report_limit);
+  const uint64_t documents = ex.sum(count);
+  if (documents == 0) throw job_wide_error(nothing_read(job.input, input));
 
   // Candidates, verification, components.
   auto t0 = stage_clock::now();
@@ -233,15 +248,10 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   RankOutcome o;
   o.rank = ex.rank();
   o.ranks = ex.ranks();
-  o.local_input = in.stats;
   DedupSummary& s = o.summary;
   s.backend = backend;
-  s.input.records = records;
+  s.input = input;
   s.input.documents = documents;
-  s.input.skipped = ex.sum(in.stats.skipped);
-  s.input.blank_lines = ex.sum(in.stats.blank_lines);
-  s.input.bytes = ex.sum(in.stats.bytes);
-  s.input.reports = in.stats.reports;
   DedupResult& r = s.result;
   r.documents = documents;
   r.lsh = lsh;
@@ -309,7 +319,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
 
 }  // namespace
 
-RankOutcome run_dedup_mpi(const DedupJob& job, const ErrorWording& wording) {
+RankOutcome run_dedup_mpi(const DedupJob& job, const Launch& launch, const ErrorWording& wording) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
@@ -318,6 +328,23 @@ RankOutcome run_dedup_mpi(const DedupJob& job, const ErrorWording& wording) {
   }
   Exchange ex;
   RankOutcome outcome;
+  outcome.rank = ex.rank();
+  outcome.ranks = ex.ranks();
+  // Before any other collective: ranks started differently would exchange data of other
+  // layouts (a crash, a hang or a wrong answer). Every rank stops alike, nothing written.
+  const std::string difference = launch_difference(ex, launch.settings);
+  if (!difference.empty()) {
+    // Said before MPI_Finalize, which every rank reaches only after it: a rank that
+    // exits 2 first makes mpirun end the others, which would lose a message said after.
+    if (ex.rank() == 0) {
+      std::fprintf(stderr, "gpudedup dedup: %s: every rank needs the same options and inputs (only %s may differ; "
+                   "docs/scaling.md); nothing was run\n", difference.c_str(), launch.may_differ.c_str());
+      std::fflush(stderr);
+    }
+    MPI_Finalize();
+    outcome.refused = true;
+    return outcome;
+  }
   try {
     outcome = run(job, ex);
   } catch (const job_wide_error& e) {

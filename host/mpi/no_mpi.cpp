@@ -5,7 +5,7 @@
 
 namespace gpudedup::mpi {
 
-RankOutcome run_dedup_mpi(const DedupJob&, const ErrorWording&) {
+RankOutcome run_dedup_mpi(const DedupJob&, const Launch&, const ErrorWording&) {
   throw usage_error(
       "this gpudedup was built without MPI, and mpirun (or srun) started it: run it without mpirun, "
       "or rebuild with MPI (scripts/install-deps, then cmake -DGPUDEDUP_ENABLE_MPI=ON; docs/scaling.md)");

@@ -102,8 +102,13 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail:
     in.stats.skipped += st.skipped;
     in.stats.blank_lines += st.blank_lines;
     in.stats.bytes += st.bytes;
+    in.stats.skipped_files += st.skipped_files;
+    // The first reports of the share, in input order (the job keeps the first of all ranks).
     for (const auto& r : st.reports) {
       if (in.stats.reports.size() < job.input.report_limit) in.stats.reports.push_back(r);
+    }
+    for (const auto& r : st.file_reports) {
+      if (in.stats.file_reports.size() < job.input.report_limit) in.stats.file_reports.push_back(r);
     }
     in.readers.push_back(std::move(reader));
   }
