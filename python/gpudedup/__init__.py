@@ -221,7 +221,8 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
         ChunkedArray of strings (read from its Arrow buffers), or a pandas or Polars
         Series. None
         (and a pandas or Arrow missing value) is counted as skipped, kept and never a
-        duplicate; the result has one entry per element.
+        duplicate; the result has one entry per element. A dict (pass d.values()), a
+        DataFrame or table (pass one column) and a column that is not text are refused.
     method: "minhash", "exact", "simhash" or "bloom" (gpudedup.methods()).
     threshold: similarity in (0, 1] a pair must reach (minhash, exact, bloom).
     num_perm: MinHash permutations P (default 256; minhash only).
@@ -247,8 +248,10 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
         device (docs/python.md). An option of a group the method does not read (hamming
         with minhash) is refused.
 
-    Raises ValueError (UsageError) for a bad option, TypeError for an element that is not
-    str or None, RuntimeError (DataError) when the engine fails.
+    Raises ValueError (UsageError) for a bad option or an integer out of range, TypeError
+    for an element that is not str or None, input that is not a collection of texts, an
+    unknown keyword or a value of the wrong type (a bool is never a number), RuntimeError
+    (DataError) when the engine fails.
     """
     refuse_non_collection(texts)
     batch_size = positive_integer("batch_size", batch_size)
