@@ -32,9 +32,10 @@ from ._errors import FileError, library_errors
 from ._files import FilesResult, dedup_files
 from ._index import Index, IndexAnswers
 from ._keep import kept_mask
+from ._keywords import positive_integer
 from ._progress import Progress, close, progress_function
 from ._sketches import Sketches, add_signatures, sketch_documents
-from ._texts import to_texts
+from ._texts import refuse_non_collection, to_texts
 
 UsageError = _core.UsageError
 DataError = _core.DataError
@@ -148,12 +149,14 @@ class Engine:
 
     def __init__(self, *, method: str = "minhash", threshold: float = 0.8, num_perm: Optional[int] = None,
                  seed: int = 1, shingle: str = "char", ngram: int = 5, keep: str = "first",
-                 backend: str = "auto", threads: int = 0, _replay: Any = None, **options: Any):
+                 backend: str = "auto", threads: int = 0, **options: Any):
+        # _replay, dedup()'s own keyword (out of the signature: no caller's): the added
+        # batches again, for verify "auto"'s exact check.
+        replay = options.pop("_replay", None)
         opts = _options(method=method, threshold=threshold, num_perm=num_perm, seed=seed, shingle=shingle,
                         ngram=ngram, keep=keep, backend=backend, threads=threads, **options)
         with library_errors():
-            # _replay (dedup()'s): the added batches again, for verify "auto"'s exact check.
-            self._engine = _core.Engine(opts, _replay)
+            self._engine = _core.Engine(opts, replay)
 
     def add(self, texts: Any, meta: Optional[Sequence[Any]] = None) -> int:
         """Adds a batch (any input dedup() takes); returns the input position of its first
@@ -197,7 +200,7 @@ class Engine:
 def _batches(texts: Any, size: int) -> Iterator[Any]:
     """Slices of `texts` of `size` elements (positional slices of a list, tuple, numpy or
     Arrow array, pandas Series); an iterable without len() is read into a list first."""
-    if not hasattr(texts, "__len__") or not hasattr(texts, "__getitem__") or isinstance(texts, dict):
+    if not hasattr(texts, "__len__") or not hasattr(texts, "__getitem__"):
         texts = list(texts)
     n = len(texts)
     if n <= size:
@@ -218,7 +221,8 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
         ChunkedArray of strings (read from its Arrow buffers), or a pandas or Polars
         Series. None
         (and a pandas or Arrow missing value) is counted as skipped, kept and never a
-        duplicate; the result has one entry per element.
+        duplicate; the result has one entry per element. A dict (pass d.values()), a
+        DataFrame or table (pass one column) and a column that is not text are refused.
     method: "minhash", "exact", "simhash" or "bloom" (gpudedup.methods()).
     threshold: similarity in (0, 1] a pair must reach (minhash, exact, bloom).
     num_perm: MinHash permutations P (default 256; minhash only).
@@ -244,9 +248,13 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
         device (docs/python.md). An option of a group the method does not read (hamming
         with minhash) is refused.
 
-    Raises ValueError (UsageError) for a bad option, TypeError for an element that is not
-    str or None, RuntimeError (DataError) when the engine fails.
+    Raises ValueError (UsageError) for a bad option or an integer out of range, TypeError
+    for an element that is not str or None, input that is not a collection of texts, an
+    unknown keyword or a value of the wrong type (a bool is never a number), RuntimeError
+    (DataError) when the engine fails.
     """
+    refuse_non_collection(texts)
+    batch_size = positive_integer("batch_size", batch_size)
     if meta is not None:
         if options.get("meta_field") is None:
             options["meta_field"] = "meta"
@@ -255,9 +263,7 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
             texts = list(texts)
         if len(meta) != len(texts):
             raise UsageError(f"meta has {len(meta)} entries for {len(texts)} texts: give one per text")
-    if batch_size < 1:
-        raise UsageError(f"batch_size must be >= 1, got {batch_size}")
-    if not hasattr(texts, "__len__") or not hasattr(texts, "__getitem__") or isinstance(texts, dict):
+    if not hasattr(texts, "__len__") or not hasattr(texts, "__getitem__"):
         texts = list(texts)  # read twice under verify "auto": an iterator only once
 
     def replay() -> Iterator[Any]:
@@ -295,9 +301,9 @@ def sketch(texts: Any, *, num_perm: int = 256, seed: int = 1, shingle: str = "ch
     gives each text's set size and length."""
     opts = _options(num_perm=num_perm, seed=seed, shingle=shingle, ngram=ngram, backend=backend,
                     threads=threads, **options)
-    if batch_size < 1:
-        raise UsageError(f"batch_size must be >= 1, got {batch_size}")
-    if not hasattr(texts, "__len__") or not hasattr(texts, "__getitem__") or isinstance(texts, dict):
+    refuse_non_collection(texts)
+    batch_size = positive_integer("batch_size", batch_size)
+    if not hasattr(texts, "__len__") or not hasattr(texts, "__getitem__"):
         texts = list(texts)
     with library_errors():
         if len(texts) <= batch_size:
@@ -316,3 +322,8 @@ def sketch(texts: Any, *, num_perm: int = 256, seed: int = 1, shingle: str = "ch
 def methods() -> List[str]:
     """The names of the methods dedup() takes."""
     return list(_core.methods())
+
+
+# gpudedup.compat without its own import (`import gpudedup; gpudedup.compat.MinHash`): it
+# imports nothing the package has not.
+from . import compat  # noqa: E402

@@ -11,6 +11,7 @@ import numpy as np
 from . import _core
 from ._errors import library_errors
 from ._keep import kept_mask
+from ._keywords import positive_integer
 from ._progress import Progress, close, progress_function
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -82,10 +83,11 @@ def dedup_files(paths: Union[PathLike, Sequence[PathLike]], *, output: Optional[
     inputs = {"format": format, "text_field": text_field, "id_field": id_field, "strict": bool(strict)}
     outputs = {"output": _path(output), "removed": _path(removed), "pairs": _path(pairs),
                "clusters": _path(clusters), "stats": _path(stats)}
+    batch_size = positive_integer("batch_size", batch_size)
     report = progress_function(progress, "doc")
     try:
         with library_errors(files=True), _parquet_route():
-            return FilesResult(_core.dedup_files(names, inputs, outputs, int(batch_size), opts, report))
+            return FilesResult(_core.dedup_files(names, inputs, outputs, batch_size, opts, report))
     finally:
         close(report)
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _core
 from ._errors import library_errors
+from ._keywords import number
 from ._texts import to_texts
 
 
@@ -82,11 +83,13 @@ class Index:
         rows, stop_words, ...); one that differs from the index's is a ValueError with the
         engine's message naming it.
         Raises OSError (FileError) for a missing, foreign or damaged folder."""
-        if threshold is not None and not 0 < threshold <= 1:
-            raise _core.UsageError(f"threshold must be in (0, 1], got {threshold}")
+        if threshold is not None:
+            threshold = number("threshold", threshold)
+            if not 0 < threshold <= 1:
+                raise _core.UsageError(f"threshold must be in (0, 1], got {threshold}")
         run = {"backend": backend, "threads": threads, "device": device}
         with library_errors(files=True):
-            return cls(_core.Index.open(str(path), bool(writable), -1.0 if threshold is None else float(threshold),
+            return cls(_core.Index.open(str(path), bool(writable), -1.0 if threshold is None else threshold,
                                         run, {k: v for k, v in expect.items() if v is not None}))
 
     def query(self, texts: Any, ids: Optional[Sequence[str]] = None) -> IndexAnswers:

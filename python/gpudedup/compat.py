@@ -20,49 +20,96 @@ import numpy as np
 
 from . import _core
 from ._errors import library_errors
+from ._keywords import integer, number, refuse_bool
 
 __all__ = ["MinHash", "MinHashLSH", "minhashes"]
 
 _EMPTY = np.uint32(0xFFFFFFFF)
 
+_FAMILY = ("gpudedup's MinHash values are 32-bit, 0..4294967295, in a uint32 array (what MinHash.digest(), "
+           "minhashes() and gpudedup.sketch() give)")
+_NOT_DATASKETCH = ("a datasketch MinHash's signature (uint64 values of its own hash family) is not comparable "
+                   "with gpudedup's: make the MinHash again from its tokens with gpudedup.compat.MinHash.update() "
+                   "or minhashes()")
+
 
 def _check_num_perm(num_perm: Any) -> int:
-    if isinstance(num_perm, bool) or not isinstance(num_perm, (int, np.integer)) or not 1 <= num_perm <= 4096:
+    refuse_bool("num_perm", num_perm, "an integer")
+    if not isinstance(num_perm, (int, np.integer)) or not 1 <= num_perm <= 4096:
         raise ValueError(f"num_perm must be an integer in 1..4096, got {num_perm!r}")
     return int(num_perm)
+
+
+def _refuse_foreign(obj: Any, what: str) -> None:
+    """A TypeError for a MinHash that is not gpudedup.compat's (a datasketch MinHash or
+    LeanMinHash above all), where one of ours is expected."""
+    if isinstance(obj, MinHash):
+        return
+    kind = f"{type(obj).__module__}.{type(obj).__qualname__}"
+    if type(obj).__module__.split(".")[0] == "datasketch":
+        raise TypeError(f"{what} is a {kind}: {_NOT_DATASKETCH}")
+    raise TypeError(f"{what} must be a gpudedup.compat.MinHash, got {kind}")
+
+
+def _family_values(hashvalues: Any) -> np.ndarray:
+    """`hashvalues` as a new uint32 array of 1..4096 values of gpudedup's family: integers in
+    0..4294967295 (a uint32 array, or ints). A uint64 array, datasketch's, is refused: its
+    values fit in 32 bits but come from another family, and would compare as if ours."""
+    if hasattr(hashvalues, "hashvalues"):
+        _refuse_foreign(hashvalues, "hashvalues")
+        raise TypeError("hashvalues takes the values, not a MinHash: use MinHash.copy()")
+    values = np.asarray(hashvalues)
+    if values.dtype == np.uint64:
+        raise ValueError(f"hashvalues is a uint64 array, what a datasketch MinHash holds: {_FAMILY}; "
+                         f"{_NOT_DATASKETCH}")
+    if values.ndim != 1 or values.size == 0 or values.size > 4096:
+        raise ValueError(f"hashvalues must hold 1..4096 values, got shape {values.shape}")
+    if values.dtype.kind not in "iuO" or (values.dtype.kind == "O" and not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values)):
+        raise ValueError(f"hashvalues must be integers: {_FAMILY}; got {values.dtype} values")
+    if values.min() < 0 or values.max() > 0xFFFFFFFF:
+        raise ValueError(f"hashvalues has values outside 0..4294967295: {_FAMILY}")
+    return np.array(values, dtype=np.uint32)
 
 
 class MinHash:
     """A MinHash signature built token by token (datasketch.MinHash's shape).
 
     num_perm: number of values P (1..4096); seed: seeds the permutations (MinHashes are
-    comparable only with equal seed and num_perm). hashvalues: start from these values.
+    comparable only with equal seed and num_perm). hashvalues: start from these values,
+    gpudedup's own (a uint32 array, 0..4294967295, or a list of such ints); a datasketch
+    MinHash's uint64 values are refused: they are of another hash family.
     hashfunc and permutations of datasketch are not taken: the hash is the engine's.
     """
 
-    __slots__ = ("seed", "hashvalues")
+    __slots__ = ("seed", "_hashvalues")
 
     def __init__(self, num_perm: int = 128, seed: int = 1, hashfunc: Any = None, hashobj: Any = None,
                  hashvalues: Optional[Iterable[int]] = None, permutations: Any = None):
         if hashfunc is not None or hashobj is not None or permutations is not None:
             raise ValueError("gpudedup.compat.MinHash hashes with the engine's functions: leave hashfunc, "
                              "hashobj and permutations unset")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        refuse_bool("seed", seed, "an integer")
+        if not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
         self.seed = int(seed)
         if hashvalues is not None:
-            values = np.asarray(hashvalues)
-            if values.ndim != 1 or values.size == 0 or values.size > 4096:
-                raise ValueError(f"hashvalues must hold 1..4096 values, got shape {values.shape}")
-            if values.size and (values.min() < 0 or values.max() > 0xFFFFFFFF):
-                raise ValueError("hashvalues must be 32-bit unsigned values")
-            self.hashvalues = np.ascontiguousarray(values, dtype=np.uint32).copy()
+            self._hashvalues = _family_values(hashvalues)
         else:
-            self.hashvalues = np.full(_check_num_perm(num_perm), _EMPTY, dtype=np.uint32)
+            self._hashvalues = np.full(_check_num_perm(num_perm), _EMPTY, dtype=np.uint32)
+
+    @property
+    def hashvalues(self) -> np.ndarray:
+        """The values (uint32), updated in place by update() and merge()."""
+        return self._hashvalues
+
+    @hashvalues.setter
+    def hashvalues(self, values: Any) -> None:
+        self._hashvalues = _family_values(values)  # checked as the constructor's
 
     @property
     def num_perm(self) -> int:
-        return len(self.hashvalues)
+        return len(self._hashvalues)
 
     def update(self, b: Any) -> None:
         """Adds one token (bytes, or str as UTF-8)."""
@@ -75,8 +122,7 @@ class MinHash:
             _core.minhash_update(self.hashvalues, self.seed, b)
 
     def _check_same(self, other: "MinHash") -> None:
-        if not isinstance(other, MinHash):
-            raise TypeError(f"expected a gpudedup.compat.MinHash, got {type(other).__name__}")
+        _refuse_foreign(other, "other")
         if other.seed != self.seed:
             raise ValueError(f"cannot compare MinHashes of different seeds ({self.seed} and {other.seed})")
         if other.num_perm != self.num_perm:
@@ -118,11 +164,14 @@ class MinHash:
     __hash__ = None  # type: ignore[assignment]  # mutable, like datasketch's
 
     @classmethod
-    def bulk(cls, b: Iterable[Iterable[Any]], num_perm: int = 128, seed: int = 1, **_: Any) -> List["MinHash"]:
-        """One MinHash per token collection of `b`."""
+    def bulk(cls, b: Iterable[Iterable[Any]], **minhash_kwargs: Any) -> List["MinHash"]:
+        """One MinHash per token collection of `b`, each made with the constructor's keywords
+        (datasketch's bulk): those it refuses (hashfunc, an unknown keyword) are refused
+        here, even for an empty `b`."""
+        cls(**minhash_kwargs)
         out = []
         for tokens in b:
-            m = cls(num_perm=num_perm, seed=seed)
+            m = cls(**minhash_kwargs)
             m.update_batch(tokens)
             out.append(m)
         return out
@@ -140,7 +189,7 @@ def minhashes(texts: Any, num_perm: int = 128, seed: int = 1, shingle: str = "ch
     for row in values:
         m = MinHash.__new__(MinHash)
         m.seed = int(seed)
-        m.hashvalues = row.copy()
+        m._hashvalues = row.copy()
         out.append(m)
     return out
 
@@ -161,18 +210,20 @@ class MinHashLSH:
                              "must be None or {'type': 'dict'}")
         if hashfunc is not None:
             raise ValueError("gpudedup.compat.MinHashLSH uses the engine's band keys: leave hashfunc unset")
-        if not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
+        threshold = number("threshold", threshold)
+        if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0.0, 1.0], got {threshold!r}")
         self.h = _check_num_perm(num_perm)
+        weights = tuple(number("weights", w) for w in weights)
         if len(weights) != 2 or not all(0.0 <= w <= 1.0 for w in weights) or abs(sum(weights) - 1.0) > 1e-9:
             raise ValueError(f"weights must be two values in [0, 1] summing to 1, got {weights!r}")
-        self.threshold = float(threshold)
+        self.threshold = threshold
         with library_errors():
             if params is None:
                 bands, rows = _core.choose_lsh_params(max(self.threshold, 1e-9), self.h, weights[0], weights[1])
             else:
-                bands, rows = params
-            self._buckets = _core.LshBuckets(self.h, int(bands), int(rows))
+                bands, rows = (integer("params", v) for v in params)
+            self._buckets = _core.LshBuckets(self.h, bands, rows)
         self.b, self.r = self._buckets.bands, self._buckets.rows
         self._doc_of: Dict[Hashable, int] = {}
         self._key_of: Dict[int, Hashable] = {}
@@ -221,8 +272,7 @@ class MinHashLSH:
         return len(self._doc_of)
 
     def _values(self, minhash: MinHash) -> np.ndarray:
-        if not isinstance(minhash, MinHash):
-            raise TypeError(f"expected a gpudedup.compat.MinHash, got {type(minhash).__name__}")
+        _refuse_foreign(minhash, "minhash")
         if minhash.num_perm != self.h:
             raise ValueError(f"the MinHash has num_perm {minhash.num_perm}, this LSH takes {self.h}")
         return minhash.hashvalues

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -20,52 +21,87 @@ namespace nb = nanobind;
 namespace gpudedup::python {
 namespace {
 
-using Setter = std::function<void(Config&, nb::handle, const std::string& param)>;
+/// A keyword as the caller wrote it (`keyword`, what a TypeError names) and as the
+/// library's messages spell it (`param`, in backticks; the package rewrites it).
+struct Name {
+  std::string keyword;
+  std::string param;
+};
+
+using Setter = std::function<void(Config&, nb::handle, const Name&)>;
 
 template <class T>
-T as(nb::handle value, const std::string& keyword) {
+const char* wanted() {
+  if constexpr (std::is_same_v<T, bool>) return "True or False";
+  if constexpr (std::is_same_v<T, double>) return "a number";
+  if constexpr (std::is_same_v<T, std::string>) return "a str";
+  return "a list of str";
+}
+
+[[noreturn]] void refuse_type(nb::handle value, const Name& name, const char* what) {
+  throw nb::type_error((name.keyword + " takes " + what + ", got " + nb::type_name(value.type()).c_str()).c_str());
+}
+
+/// True for Python's bool and numpy's: an int (or float) to Python, but never a count or a
+/// threshold here (threshold=True would run at 1.0).
+bool is_bool(nb::handle value) {
+  const std::string_view type = Py_TYPE(value.ptr())->tp_name;
+  return PyBool_Check(value.ptr()) || type == "numpy.bool" || type == "numpy.bool_";
+}
+
+template <class T>
+T as(nb::handle value, const Name& name) {
   T out{};
-  if (!nb::try_cast<T>(value, out)) {
-    throw nb::type_error((keyword + ": " + nb::type_name(value.type()).c_str() + " is not accepted here").c_str());
-  }
+  if (!nb::try_cast<T>(value, out)) refuse_type(value, name, wanted<T>());
   return out;
 }
 
+/// An integer in 0..max (a Python int, or anything with __index__ such as numpy's).
+/// @throws nb::type_error for a bool or a non-integer, usage_error out of range.
+unsigned long long integer(nb::handle value, const Name& name, unsigned long long max) {
+  if (is_bool(value)) refuse_type(value, name, "an integer");
+  const nb::object index = nb::steal(PyNumber_Index(value.ptr()));
+  if (!index.is_valid()) {
+    PyErr_Clear();
+    refuse_type(value, name, "an integer");
+  }
+  const unsigned long long u = PyLong_AsUnsignedLongLong(index.ptr());  // negative, past 2^64 - 1: an error
+  const bool fits = !PyErr_Occurred() && u <= max;
+  PyErr_Clear();
+  if (!fits) {
+    throw usage_error("`" + name.param + "` is out of range: it takes an integer in 0.." + std::to_string(max) +
+                      ", got " + nb::str(index).c_str());
+  }
+  return u;
+}
 
 template <class Field>
 Setter count(Field field) {
-  return [field](Config& c, nb::handle v, const std::string& param) {
-    const auto n = as<long long>(v, param);
+  return [field](Config& c, nb::handle v, const Name& name) {
     using U = std::remove_reference_t<decltype(field(c))>;
-    if (n < 0 || static_cast<unsigned long long>(n) > std::numeric_limits<U>::max())
-      throw usage_error("`" + param + "` must be a non-negative integer in range, got " + std::to_string(n));
-    field(c) = U(n);
+    field(c) = U(integer(v, name, static_cast<unsigned long long>(std::numeric_limits<U>::max())));
   };
-}
-
-/// A 64-bit unsigned value in full (a document number may pass 2^63); range checks are
-/// Config::validate()'s.
-template <class Field>
-Setter number(Field field) {
-  return [field](Config& c, nb::handle v, const std::string& param) { field(c) = as<unsigned long long>(v, param); };
 }
 
 template <class Field>
 Setter real(Field field) {
-  return [field](Config& c, nb::handle v, const std::string& param) { field(c) = as<double>(v, param); };
+  return [field](Config& c, nb::handle v, const Name& name) {
+    if (is_bool(v)) refuse_type(v, name, "a number");
+    field(c) = as<double>(v, name);
+  };
 }
 
 template <class Field>
 Setter flag(Field field) {
-  return [field](Config& c, nb::handle v, const std::string& param) { field(c) = as<bool>(v, param); };
+  return [field](Config& c, nb::handle v, const Name& name) { field(c) = as<bool>(v, name); };
 }
 
 template <class Enum, class Field>
 Setter named(Field field) {
-  return [field](Config& c, nb::handle v, const std::string& param) {
-    const auto name = as<std::string>(v, param);
-    const auto value = from_string<Enum>(name);
-    if (!value) throw usage_error("`" + param + "` must be " + names_of<Enum>() + ", got '" + name + "'");
+  return [field](Config& c, nb::handle v, const Name& name) {
+    const auto text = as<std::string>(v, name);
+    const auto value = from_string<Enum>(text);
+    if (!value) throw usage_error("`" + name.param + "` must be " + names_of<Enum>() + ", got '" + text + "'");
     field(c) = *value;
   };
 }
@@ -79,25 +115,25 @@ struct Keyword {
 
 const std::map<std::string, Keyword>& keywords() {
   static const std::map<std::string, Keyword> table = {
-      {"method", {"method", [](Config& c, nb::handle v, const std::string& p) { c.method = as<std::string>(v, p); }}},
+      {"method", {"method", [](Config& c, nb::handle v, const Name& p) { c.method = as<std::string>(v, p); }}},
       {"threshold", {"threshold", real(GD_FIELD(threshold))}},
       {"seed", {"seed", count(GD_FIELD(seed))}},
-      {"first_document_number", {"first_document_number", number(GD_FIELD(first_document_number))}},
+      {"first_document_number", {"first_document_number", count(GD_FIELD(first_document_number))}},
       {"backend", {"backend", named<Backend>(GD_FIELD(backend))}},
       {"threads", {"threads", count(GD_FIELD(threads))}},
       {"device", {"device", count(GD_FIELD(device))}},
       {"shingle", {"shingle.kind", named<ShingleKind>(GD_FIELD(shingle.kind))}},
       {"ngram", {"shingle.ngram", count(GD_FIELD(shingle.ngram))}},
-      {"stop_words", {"shingle.stop_words", [](Config& c, nb::handle v, const std::string& p) {
+      {"stop_words", {"shingle.stop_words", [](Config& c, nb::handle v, const Name& p) {
                         c.shingle.stop_words = as<std::vector<std::string>>(v, p);
                       }}},
       {"remove_stop_words", {"shingle.remove_stop_words", flag(GD_FIELD(shingle.remove_stop_words))}},
       {"stop_word_anchored", {"shingle.stop_word_anchored", flag(GD_FIELD(shingle.stop_word_anchored))}},
-      {"normalize", {"shingle.normalize", [](Config& c, nb::handle v, const std::string& p) {
+      {"normalize", {"shingle.normalize", [](Config& c, nb::handle v, const Name& p) {
                        const auto list = as<std::string>(v, p);
                        const auto n = parse_normalize(list);
                        if (!n) {
-                         throw usage_error("`" + p + "` must be a comma list of fold, ascii, nfkc, punct (fold and "
+                         throw usage_error("`" + p.param + "` must be a comma list of fold, ascii, nfkc, punct (fold and "
                                            "ascii exclusive), or none alone; got '" + list + "'");
                        }
                        c.shingle.normalize = *n;
@@ -128,9 +164,9 @@ const std::map<std::string, Keyword>& keywords() {
       {"split_factor", {"simhash.split_factor", real(GD_FIELD(simhash.split_factor))}},
       // A metadata set per document (Engine.add(meta=...), or a JSONL field in dedup_files):
       // naming the field turns on SimHash's combined score, as --meta-field does.
-      {"meta_field", {"simhash.meta_field", [](Config& c, nb::handle v, const std::string& p) {
+      {"meta_field", {"simhash.meta_field", [](Config& c, nb::handle v, const Name& p) {
                         c.simhash.meta_field = as<std::string>(v, p);
-                        if (c.simhash.meta_field.empty()) throw usage_error("`" + p + "` must name a field");
+                        if (c.simhash.meta_field.empty()) throw usage_error("`" + p.param + "` must name a field");
                         c.simhash.use_meta = true;
                       }}},
       {"meta_weight", {"simhash.meta_weight", real(GD_FIELD(simhash.meta_weight))}},
@@ -175,7 +211,7 @@ Config config_from(const nb::dict& options, Config base) {
     const auto k = keywords().find(name);
     if (k == keywords().end()) throw nb::type_error(("unexpected keyword argument '" + name + "'").c_str());
     if (value.is_none()) continue;  // None: the library's default
-    k->second.set(base, value, k->second.param);
+    k->second.set(base, value, Name{name, k->second.param});
     given.push_back(k->second.param);
   }
   refuse_other_methods_params(given, find_method(base.method));

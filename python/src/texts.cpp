@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace nb = nanobind;
 
@@ -81,6 +82,23 @@ void read_strings(const ArrowArray& a, Texts& t) {
   }
 }
 
+/// An Arrow C format string in words ("l" -> "int64"), for the message that refuses it.
+std::string arrow_type_in_words(std::string_view format) {
+  static const std::pair<std::string_view, std::string_view> names[] = {
+      {"n", "null"},          {"b", "bool"},        {"c", "int8"},        {"C", "uint8"},
+      {"s", "int16"},         {"S", "uint16"},      {"i", "int32"},       {"I", "uint32"},
+      {"l", "int64"},         {"L", "uint64"},      {"e", "float16"},     {"f", "float32"},
+      {"g", "float64"},       {"z", "binary"},      {"Z", "large_binary"}, {"vz", "binary_view"},
+      {"vu", "string_view"},  {"+s", "struct"},     {"+l", "list"},       {"+L", "large_list"},
+      {"+m", "map"},          {"tdD", "date32"},    {"tdm", "date64"}};
+  for (const auto& [code, name] : names) {
+    if (format == code) return std::string(name);
+  }
+  if (format.substr(0, 2) == "ts") return "timestamp";
+  if (format.substr(0, 1) == "d") return "decimal";
+  return "format '" + std::string(format) + "'";
+}
+
 /// Why element i is refused, with what to give instead for the two usual mistakes.
 std::string not_a_text(PyObject* item, Py_ssize_t i) {
   std::string why = "texts[" + std::to_string(i) + "] is " + Py_TYPE(item)->tp_name + ", not str or None";
@@ -129,8 +147,10 @@ void Texts::add_arrow(nb::handle schema_capsule, nb::handle array_capsule) {
   } else if (format == "U") {
     read_strings<int64_t>(*array, *this);
   } else {
-    throw nb::type_error(("an Arrow array of strings (utf8 or large_utf8) is needed, got format '" +
-                          std::string(format) + "'").c_str());
+    std::string why = "texts is an Arrow array of " + arrow_type_in_words(format) +
+                      ": an array of strings (utf8 or large_utf8) is needed";
+    if (format == "+s") why += "; a table or DataFrame: pass one text column, e.g. df['text']";
+    throw nb::type_error(why.c_str());
   }
 }
 
