@@ -287,10 +287,28 @@ void* DeviceStream::staging_bytes(size_t slot, size_t bytes) {
   return staging[slot].data();
 }
 
-CUmemPoolHandle_st* current_device_pool() {
+CUmemPoolHandle_st* current_device_pool() { return device_context(current_device()).pool(); }
+
+int current_device() {
   int current = 0;
   GD_CUDA_TRY(cudaGetDevice(&current));
-  return device_context(current).pool();
+  return current;
+}
+
+void set_current_device(int ordinal) { GD_CUDA_TRY(cudaSetDevice(ordinal)); }
+
+uint64_t default_pool_release_threshold(int ordinal) {
+  cudaMemPool_t pool = nullptr;
+  GD_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, ordinal));
+  uint64_t threshold = 0;
+  GD_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  return threshold;
+}
+
+uint64_t pool_reserved_bytes(const DeviceContext& context) {
+  uint64_t reserved = 0;
+  GD_CUDA_TRY(cudaMemPoolGetAttribute(context.pool(), cudaMemPoolAttrReservedMemCurrent, &reserved));
+  return reserved;
 }
 
 DeviceContext& device_context(int ordinal) {

@@ -43,6 +43,7 @@
 // pinned staging of a stream is freed when the stream is given back: page-locked host
 // memory lives exactly as long as the user that asked for it.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -93,6 +94,14 @@ class DeviceContext {
 
 /// The pool of the calling thread's current device's context (device_buffer's source).
 CUmemPoolHandle_st* current_device_pool();
+
+/// What a process's other CUDA users see of the library (the Gpu tests check that it is
+/// left as it was): the calling thread's current device, setting it, the release threshold
+/// of a device's default pool, and the bytes a context's own pool holds. @throws data_error.
+int current_device();
+void set_current_device(int ordinal);
+uint64_t default_pool_release_threshold(int ordinal);
+uint64_t pool_reserved_bytes(const DeviceContext& context);
   friend class DeviceStream;
   struct Lane;  // a stream and its staging buffers
 
@@ -152,5 +161,13 @@ DeviceContext& device_context(int ordinal);
 
 /// The pool of the calling thread's current device's context (device_buffer's source).
 CUmemPoolHandle_st* current_device_pool();
+
+/// What a process's other CUDA users see of the library (the Gpu tests check that it is
+/// left as it was): the calling thread's current device, setting it, the release threshold
+/// of a device's default pool, and the bytes a context's own pool holds. @throws data_error.
+int current_device();
+void set_current_device(int ordinal);
+uint64_t default_pool_release_threshold(int ordinal);
+uint64_t pool_reserved_bytes(const DeviceContext& context);
 
 }  // namespace gpudedup::detail

@@ -11,8 +11,6 @@
 #include "support/device_overrides.hpp"
 
 #ifdef GPUDEDUP_HAVE_CUDA
-#include <cuda_runtime.h>
-
 #include "gpudedup/minhash.hpp"
 #include "kernels/device/device_context.hpp"
 #endif
@@ -42,11 +40,8 @@ TEST(DeviceContextGpu, OnePerDeviceFromEveryThread) {
 TEST(DeviceContextGpu, LeavesTheCallersDeviceAndTheDefaultPoolAlone) {
   if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
   const int last = int(cuda_status().devices.size()) - 1;
-  ASSERT_EQ(cudaSetDevice(last), cudaSuccess);  // the caller works on its last device
-  cudaMemPool_t default_pool = nullptr;
-  ASSERT_EQ(cudaDeviceGetDefaultMemPool(&default_pool, 0), cudaSuccess);
-  uint64_t before = 0, after = 0;
-  ASSERT_EQ(cudaMemPoolGetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold, &before), cudaSuccess);
+  detail::set_current_device(last);  // the caller works on its last device
+  const uint64_t before = detail::default_pool_release_threshold(0);
   {
     Config c;
     c.backend = Backend::cuda;
@@ -56,20 +51,13 @@ TEST(DeviceContextGpu, LeavesTheCallersDeviceAndTheDefaultPoolAlone) {
     DocumentBatch b;
     for (int i = 0; i < 200; ++i) b.add("document number " + std::to_string(i) + " of a small corpus of texts");
     engine.add(b);
-    int current = -1;
-    ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
-    EXPECT_EQ(current, last) << "the library left the caller on its own device";
+    EXPECT_EQ(detail::current_device(), last) << "the library left the caller on its own device";
     engine.finish();
   }
-  int current = -1;
-  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
-  EXPECT_EQ(current, last);
-  ASSERT_EQ(cudaMemPoolGetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold, &after), cudaSuccess);
-  EXPECT_EQ(after, before) << "the default pool's release threshold is the process's, not the library's";
-  uint64_t reserved = 1;
-  ASSERT_EQ(cudaMemPoolGetAttribute(detail::device_context(0).pool(), cudaMemPoolAttrReservedMemCurrent, &reserved),
-            cudaSuccess);
-  EXPECT_EQ(reserved, 0u) << "no stream is lent: the library's pool is trimmed";
+  EXPECT_EQ(detail::current_device(), last);
+  EXPECT_EQ(detail::default_pool_release_threshold(0), before)
+      << "the default pool's release threshold is the process's, not the library's";
+  EXPECT_EQ(detail::pool_reserved_bytes(detail::device_context(0)), 0u) << "no stream is lent: the pool is trimmed";
 }
 
 TEST(DeviceContextGpu, RejectsAnOrdinalThatDoesNotExist) {
