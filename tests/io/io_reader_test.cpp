@@ -247,7 +247,7 @@ TEST(IoReader, FormatThatDoesNotFitThePathIsAnError) {
   dir.write("d/a.txt", "x");
   auto f = options_for({dir.path("d/a.txt")});
   f.format = InputFormat::directory;
-  EXPECT_THROW(RecordReader{f}, data_error);
+  EXPECT_THROW(RecordReader{f}, usage_error);  // a format the path cannot have: the options are wrong
   EXPECT_THROW(RecordReader{options_for({})}, usage_error);
   EXPECT_THROW(RecordReader(options_for({"-", "-"})), usage_error);
 }
