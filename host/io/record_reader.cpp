@@ -306,19 +306,25 @@ struct RecordReader::Impl {
 
 namespace {
 
-data_error changed_input(const io::Input& input) { return data_error(io::changed_input_message(input.name)); }
+/// `note`: what the failure leaves, when the pass knows it ("; nothing was written").
+data_error changed_input(const io::Input& input, const char* note = "") {
+  return data_error(io::changed_input_message(input.name) + note);
+}
 
 /// A later pass's check of a file it read (to its end: `cursor` is read through first).
-void check_unchanged(const io::Input& input, io::RecordCursor& cursor) {
+void check_unchanged(const io::Input& input, io::RecordCursor& cursor, const char* note = "") {
   if (!input.checksum) return;  // a stream's spool, or a file the first pass did not finish
   cursor.read_to_end();
-  if (cursor.checksum() != input.checksum) throw changed_input(input);
+  if (cursor.checksum() != input.checksum) throw changed_input(input, note);
 }
 
 /// The same for a Parquet file, hashed whole after the pass read what it needed.
-void check_unchanged(const io::Input& input) {
-  if (input.checksum && io::checksum_of_file(input.path) != *input.checksum) throw changed_input(input);
+void check_unchanged(const io::Input& input, const char* note = "") {
+  if (input.checksum && io::checksum_of_file(input.path) != *input.checksum) throw changed_input(input, note);
 }
+
+/// The replay comes before any output is written (the method's verification).
+constexpr const char* kReplayNote = "; nothing was written";
 
 }  // namespace
 
@@ -450,8 +456,6 @@ void RecordReader::read_texts(const std::vector<uint8_t>& wanted,
   io::RecordFields fields;
   std::string problem;
   auto wants = [&](uint64_t r) { return r < wanted.size() && wanted[r]; };
-  // The replay comes before any output is written (the method's verification).
-  auto replay_changed = [](const io::Input& in) { return data_error(io::changed_input_message(in.name) + "; nothing was written"); };
   uint64_t number = 0;
   for (io::Input& input : m.inputs) {
     const uint64_t first = number, end = number + input.records;
@@ -471,32 +475,24 @@ void RecordReader::read_texts(const std::vector<uint8_t>& wanted,
           if (wants(batch.records[i])) use(batch.records[i], batch.docs.text(i));
         }
       }
-      if (at < end) throw replay_changed(input);
-      try {
-        check_unchanged(input);
-      } catch (const data_error&) {
-        throw replay_changed(input);
-      }
+      if (at < end) throw changed_input(input, kReplayNote);
+      check_unchanged(input, kReplayNote);
       continue;
     }
     auto cursor = io::open_cursor(input, false, io::kDefaultChunkBytes);
     io::RawRecord raw;
     for (uint64_t r = first; r < end; ++r) {
-      if (!cursor->next(raw)) throw replay_changed(input);
+      if (!cursor->next(raw)) throw changed_input(input, kReplayNote);
       if (!wants(r)) continue;
       if (input.format != InputFormat::jsonl) {
         use(r, raw.bytes);
       } else if (parser.parse(raw.bytes, fields, problem)) {
         use(r, fields.text);
       } else {
-        throw replay_changed(input);
+        throw changed_input(input, kReplayNote);  // a record that parsed in the first pass
       }
     }
-    try {
-      check_unchanged(input, *cursor);
-    } catch (const data_error&) {
-      throw replay_changed(input);
-    }
+    check_unchanged(input, *cursor, kReplayNote);
   }
 }
 
