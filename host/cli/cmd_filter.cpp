@@ -177,10 +177,14 @@ int run_filter(int argc, char** argv) {
                      " (the first: " + reports.front() + "); nothing was written");
   }
   progress.update("write", documents, "docs", reader.stats().bytes, -1);
-  if (shards) {
-    shards->write_kept(reader, keep);
-  } else {
-    io::write_kept_output(reader, keep, *files.file("filter.output"), kept_as);
+  try {
+    if (shards) {
+      shards->write_kept(reader, keep);
+    } else {
+      io::write_kept_output(reader, keep, *files.file("filter.output"), kept_as);
+    }
+  } catch (const data_error& e) {  // an input changed since the first pass, a failed write
+    throw data_error(e.what() + files.failure_note());
   }
   files.commit();
   progress.finish();

@@ -306,13 +306,14 @@ std::vector<std::string> read_path_list(const std::string& list_file) {
   return paths;
 }
 
-std::unique_ptr<ByteSource> open_input(Input& input, bool first_pass) {
+std::unique_ptr<ByteSource> open_input(Input& input, bool first_pass, ContentChecksum* checksum) {
+  auto tapped = [checksum](std::unique_ptr<ByteSource> raw) { return checksum ? checksum->tap(std::move(raw)) : std::move(raw); };
   // The file's head was checked (plain content) when the range was resolved; the range's
   // own first bytes are a line's, which no sniffing may mistake for a format.
-  if (!input.range.whole()) return open_line_range(input.path, input.range);
+  if (!input.range.whole()) return tapped(open_line_range(input.path, input.range));
   std::unique_ptr<ByteSource> raw;
   if (!input.spool) {
-    raw = open_file_source(input.path);
+    raw = tapped(open_file_source(input.path));
   } else if (!first_pass) {
     raw = input.spool->replay();
   } else if (input.path == "-") {

@@ -8,6 +8,7 @@
 
 #include "gpudedup/io.hpp"
 #include "host/io/byte_source.hpp"
+#include "host/io/content_checksum.hpp"
 
 namespace gpudedup::io {
 
@@ -33,6 +34,10 @@ struct Input {
   uint64_t first_record = 0;
   uint64_t records = 0;        ///< records the first pass took from it
   bool skipped = false;        ///< the first pass could not read it (whole or the rest)
+  /// The content checksum of what the first pass read (ContentChecksum), when it read the
+  /// file to its end; a later pass that differs throws changed_input_message. Empty for a
+  /// stream (its spool cannot change) and a file the first pass did not finish.
+  std::optional<uint64_t> checksum;
 };
 
 /// @throws data_error naming the path when an input is missing, unreadable, or does not
@@ -68,7 +73,8 @@ std::vector<std::string> read_path_list(const std::string& list_file);
 
 /// Opens the bytes of an input: a file, the stdin/pipe spool (first pass: tee; second:
 /// replay), decompressed when its content is zstd or gzip (io::open_content).
+/// `checksum`, when given, taps the bytes read from a file (not those of a spool).
 /// @throws usage_error when the content is not JSONL or text (a Parquet file...).
-std::unique_ptr<ByteSource> open_input(Input& input, bool first_pass);
+std::unique_ptr<ByteSource> open_input(Input& input, bool first_pass, ContentChecksum* checksum = nullptr);
 
 }  // namespace gpudedup::io

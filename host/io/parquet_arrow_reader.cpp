@@ -120,7 +120,15 @@ class ArrowParquetTable : public ParquetTable {
 
   /// The Parquet leaf column of the top-level field `name`, checked for its type.
   Column leaf_of(const std::string& name, const char* option, bool integers_too) const {
-    const int field = schema_->GetFieldIndex(name);
+    const std::vector<int> named = schema_->GetAllFieldIndices(name);
+    if (named.size() > 1) {
+      std::string positions;
+      for (size_t i = 0; i < named.size(); ++i)
+        positions += (i == 0 ? "" : i + 1 == named.size() ? " and " : ", ") + std::to_string(named[i] + 1);
+      throw data_error(path_ + ": the column name \"" + name + "\" (" + option + ") is ambiguous: columns " + positions +
+                       " (counting from 1) are all named so; rename all but one of them in the file, then run again");
+    }
+    const int field = named.empty() ? -1 : named.front();
     if (field < 0)
       throw data_error(path_ + ": no column \"" + name + "\" (" + option + "); the columns are: " + column_list(*schema_) +
                        "; name one of them with " + option);

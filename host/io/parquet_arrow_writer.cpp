@@ -1,6 +1,7 @@
 // The kept rows of Parquet inputs, written as Parquet through parquet::arrow: every
-// column of each record batch is filtered with the keep mask (arrow::compute::Filter),
-// so the output has the input's schema (and metadata) and its row order.
+// column of each record batch is filtered with the keep mask (arrow::compute::Filter; a
+// batch with a column type Filter has no kernel for, string_view, is written as slices of
+// kept rows), so the output has the input's schema (and metadata) and its row order.
 #include <arrow/api.h>
 #include <arrow/compute/api_vector.h>
 #include <arrow/compute/initialize.h>
@@ -100,6 +101,23 @@ std::string inputs_named(const std::vector<ParquetKeptInput>& inputs) {
   return usable == 1 ? *first : *first + " and " + std::to_string(usable - 1) + " more";
 }
 
+/// The rows of `batch` that `mask` keeps, written as slices of consecutive kept rows:
+/// slicing works for every column type, where Filter has no kernel for some (string_view).
+void write_kept_runs(parquet::arrow::FileWriter& writer, const arrow::RecordBatch& batch, const arrow::Array& mask,
+                     const std::string& group) {
+  const auto& kept = static_cast<const arrow::BooleanArray&>(mask);
+  for (int64_t i = 0; i < batch.num_rows();) {
+    if (!kept.Value(i)) {
+      ++i;
+      continue;
+    }
+    int64_t end = i + 1;
+    while (end < batch.num_rows() && kept.Value(end)) ++end;
+    check(writer.WriteRecordBatch(*batch.Slice(i, end - i)), group + ": cannot write its kept rows to the Parquet output");
+    i = end;
+  }
+}
+
 }  // namespace
 
 void write_arrow_kept(const std::vector<ParquetKeptInput>& inputs, const std::vector<uint8_t>& keep,
@@ -162,8 +180,13 @@ void write_arrow_kept(const std::vector<ParquetKeptInput>& inputs, const std::ve
           for (int64_t i = 0; i < batch->num_rows(); ++i, ++at) mask.UnsafeAppend(at < keep.size() && keep[at] != 0);
           std::shared_ptr<arrow::Array> mask_array;
           check(mask.Finish(&mask_array), group + ": no memory for the keep mask");
-          auto kept = value_or_throw(arrow::compute::Filter(batch, mask_array), group + ": cannot filter the kept rows");
-          const auto& kept_batch = kept.record_batch();
+          auto kept = arrow::compute::Filter(batch, mask_array);
+          if (kept.status().IsNotImplemented()) {  // a column type Arrow cannot filter (string_view)
+            write_kept_runs(*writer, *batch, *mask_array, group);
+            continue;
+          }
+          const arrow::Datum filtered = value_or_throw(std::move(kept), group + ": cannot filter the kept rows");
+          const auto& kept_batch = filtered.record_batch();
           if (kept_batch->num_rows() > 0)
             check(writer->WriteRecordBatch(*kept_batch), group + ": cannot write its kept rows to the Parquet output");
         }

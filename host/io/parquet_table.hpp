@@ -19,7 +19,7 @@ bool parquet_supported();
 
 /// The columns read from each row.
 struct ParquetColumns {
-  std::string text;  ///< a string, large_string or dictionary-of-string column
+  std::string text;  ///< a string, large_string, string_view or dictionary-of-string column
   std::string id;    ///< empty: none; else a string or integer column
 };
 

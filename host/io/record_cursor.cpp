@@ -19,7 +19,7 @@ bool is_blank(std::string_view s) {
 class LineCursor : public RecordCursor {
  public:
   LineCursor(Input& input, bool first_pass, size_t chunk_bytes)
-      : input_(input), source_(open_input(input, first_pass)), lines_(*source_, chunk_bytes) {}
+      : input_(input), source_(open_input(input, first_pass, &checksum_)), lines_(*source_, chunk_bytes) {}
 
   bool next(RawRecord& r) override {
     std::string_view line;
@@ -46,9 +46,12 @@ class LineCursor : public RecordCursor {
   }
   uint64_t bytes_read() const override { return lines_.bytes_read(); }
   uint64_t blank_lines() const override { return blank_; }
+  void read_to_end() override { checksum_.read_to_end(); }
+  std::optional<uint64_t> checksum() const override { return checksum_.value(); }
 
  private:
   Input& input_;
+  ContentChecksum checksum_;  // before the source it taps, which it must outlive
   std::unique_ptr<ByteSource> source_;
   LineReader lines_;
   uint64_t blank_ = 0;
@@ -63,7 +66,7 @@ class WholeFileCursor : public RecordCursor {
   bool next(RawRecord& r) override {
     if (done_) return false;
     done_ = true;
-    std::unique_ptr<ByteSource> source = open_input(input_, true);
+    std::unique_ptr<ByteSource> source = open_input(input_, true, &checksum_);
     append_all(*source, content_, chunk_bytes_);
     bytes_ = content_.size();
     r.bytes = content_;
@@ -73,10 +76,13 @@ class WholeFileCursor : public RecordCursor {
     return true;
   }
   uint64_t bytes_read() const override { return bytes_; }
+  void read_to_end() override {}  // next() read it whole
+  std::optional<uint64_t> checksum() const override { return checksum_.value(); }
 
  private:
   Input& input_;
   size_t chunk_bytes_;
+  ContentChecksum checksum_;
   bool done_ = false;
   std::string content_;
   uint64_t bytes_ = 0;

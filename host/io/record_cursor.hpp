@@ -3,6 +3,7 @@
 // is not blank, a text line, or a folder's file that is one document.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "host/io/input_list.hpp"
@@ -26,6 +27,11 @@ class RecordCursor {
   virtual uint64_t bytes_read() const = 0;
   /// JSONL lines holding only white space, passed over so far.
   virtual uint64_t blank_lines() const { return 0; }
+  /// Reads the rest of the input's bytes, unparsed, so that checksum() covers all of them.
+  virtual void read_to_end() = 0;
+  /// The content checksum of the input's bytes (Input::checksum) once they are all read;
+  /// empty before, and for a stream replayed from its spool.
+  virtual std::optional<uint64_t> checksum() const = 0;
 };
 
 /// @param chunk_bytes the read size (LineReader); tests pass small values.

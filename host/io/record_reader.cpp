@@ -101,6 +101,11 @@ struct RecordReader::Impl {
 
   void close_input() {
     if (cursor) {
+      // Read to its end (or left there by a failure): what later passes compare with.
+      if (!inputs[current].skipped) {
+        cursor->read_to_end();  // a decompressor may stop at its frame's end, before the file's
+        inputs[current].checksum = cursor->checksum();
+      }
       closed_bytes += cursor->bytes_read();
       closed_blank += cursor->blank_lines();
       cursor.reset();
@@ -140,8 +145,12 @@ struct RecordReader::Impl {
       close_input();
       return;
     }
-    if (!parquet) parquet = std::make_unique<io::ParquetRecords>(in.path, io::ParquetColumns{options.text_field, options.id_field},
+    if (!parquet) {
+      // Hashed before its rows are read: a file replaced meanwhile fails the later passes.
+      in.checksum = io::checksum_of_file(in.path);
+      parquet = std::make_unique<io::ParquetRecords>(in.path, io::ParquetColumns{options.text_field, options.id_field},
                                                                       options.first_record_number);
+    }
     const uint64_t before = batch.size();
     const uint64_t records_before = stats.records;
     const bool more = parquet->fill(batch, max_docs, max_bytes, stats.records, [&](const std::string& m, uint64_t n) {
@@ -297,10 +306,25 @@ struct RecordReader::Impl {
 
 namespace {
 
-data_error changed_between_passes(uint64_t first, uint64_t now) {
-  return data_error("the inputs changed between the two passes (" + std::to_string(first) + " records first, " +
-                    std::to_string(now) + " now); do not modify the input files while gpudedup runs");
+/// `note`: what the failure leaves, when the pass knows it ("; nothing was written").
+data_error changed_input(const io::Input& input, const char* note = "") {
+  return data_error(io::changed_input_message(input.name) + note);
 }
+
+/// A later pass's check of a file it read (to its end: `cursor` is read through first).
+void check_unchanged(const io::Input& input, io::RecordCursor& cursor, const char* note = "") {
+  if (!input.checksum) return;  // a stream's spool, or a file the first pass did not finish
+  cursor.read_to_end();
+  if (cursor.checksum() != input.checksum) throw changed_input(input, note);
+}
+
+/// The same for a Parquet file, hashed whole after the pass read what it needed.
+void check_unchanged(const io::Input& input, const char* note = "") {
+  if (input.checksum && io::checksum_of_file(input.path) != *input.checksum) throw changed_input(input, note);
+}
+
+/// The replay comes before any output is written (the method's verification).
+constexpr const char* kReplayNote = "; nothing was written";
 
 }  // namespace
 
@@ -361,6 +385,7 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& ou
       inputs.push_back({input.path, !input.unusable.empty(), input.records});
     }
     io::write_parquet_kept(inputs, keep, out);  // checks each file's rows against the first pass
+    for (const auto& input : m.inputs) check_unchanged(input);
     return;
   }
   // One line sink for every file, newline after each record as the line formats have.
@@ -395,24 +420,19 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep,
       number += input.records;  // written by write_kept_parquet
       continue;
     }
-    if (input.records == 0) continue;  // skipped whole, or nothing in it
+    if (input.records == 0 && !input.checksum) continue;  // skipped whole
     auto cursor = io::open_cursor(input, false, io::kDefaultChunkBytes);
     io::RawRecord r;
     // Exactly the records the first pass took: a file skipped part way stops there again.
     for (uint64_t k = 0; k < input.records; ++k) {
-      if (!cursor->next(r)) {
-        throw data_error(input.name + " changed between the two passes (" + std::to_string(input.records) +
-                         " records first, " + std::to_string(k) +
-                         " now); do not modify the input files while gpudedup runs");
-      }
+      if (!cursor->next(r)) throw changed_input(input);
       if (sink && number < keep.size() && keep[number]) sink->write(r.bytes);
       ++number;
     }
-    if (!input.skipped && cursor->next(r))
-      throw data_error(input.name + " changed between the two passes (more than " + std::to_string(input.records) +
-                       " records now); do not modify the input files while gpudedup runs");
+    if (!input.skipped && !input.checksum && cursor->next(r)) throw changed_input(input);  // a stream
+    check_unchanged(input, *cursor);
   }
-  if (number != m.stats.records) throw changed_between_passes(m.stats.records, number);
+  GD_EXPECTS(number == m.stats.records, "RecordReader::write_kept: the files' records do not add up to the pass's");
 }
 
 void RecordReader::write_kept_parquet(size_t file, const std::vector<uint8_t>& keep, std::ostream& out) const {
@@ -425,6 +445,7 @@ void RecordReader::write_kept_parquet(size_t file, const std::vector<uint8_t>& k
   const auto first = keep.begin() + std::ptrdiff_t(input.first_record);
   const std::vector<uint8_t> own(first, first + std::ptrdiff_t(input.records));
   io::write_parquet_kept({{input.path, false, input.records}}, own, out);
+  check_unchanged(input);
 }
 
 void RecordReader::read_texts(const std::vector<uint8_t>& wanted,
@@ -454,23 +475,24 @@ void RecordReader::read_texts(const std::vector<uint8_t>& wanted,
           if (wants(batch.records[i])) use(batch.records[i], batch.docs.text(i));
         }
       }
-      if (at < end) throw changed_between_passes(end, at);
+      if (at < end) throw changed_input(input, kReplayNote);
+      check_unchanged(input, kReplayNote);
       continue;
     }
     auto cursor = io::open_cursor(input, false, io::kDefaultChunkBytes);
     io::RawRecord raw;
     for (uint64_t r = first; r < end; ++r) {
-      if (!cursor->next(raw)) throw changed_between_passes(m.stats.records, r);
+      if (!cursor->next(raw)) throw changed_input(input, kReplayNote);
       if (!wants(r)) continue;
       if (input.format != InputFormat::jsonl) {
         use(r, raw.bytes);
       } else if (parser.parse(raw.bytes, fields, problem)) {
         use(r, fields.text);
       } else {
-        throw data_error(std::string(raw.name) + ":" + std::to_string(raw.line) + " changed between the passes (" +
-                         problem + "); do not modify the input files while gpudedup runs");
+        throw changed_input(input, kReplayNote);  // a record that parsed in the first pass
       }
     }
+    check_unchanged(input, *cursor, kReplayNote);
   }
 }
 

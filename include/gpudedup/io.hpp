@@ -172,6 +172,9 @@ class RecordReader {
   /// Second pass: writes, in input order, the raw record of every record r with
   /// keep[r] != 0 (JSONL: the original line; text: the line; directory: the file's
   /// bytes; decompressed), each followed by a newline. Call after the input is exhausted.
+  /// Each file is read to its end and compared with the first pass's content checksum
+  /// (docs/input.md, "An input that changes during a run"). @throws data_error naming a
+  /// file whose content changed since the first pass.
   /// KeptFormat::parquet: the kept rows of the Parquet inputs, same schema and order.
   void write_kept(const std::vector<uint8_t>& keep, std::ostream& out, KeptFormat format = KeptFormat::records);
   /// Second pass to one sink per input file: `sink_for(i)` is called as file i of files()
@@ -185,7 +188,8 @@ class RecordReader {
   /// documents again): calls use(r, text) for every record r with wanted[r] != 0, in
   /// input order, with the text the first pass gave (the JSONL text field, the line, the
   /// file, the Parquet value). Call after the input is exhausted; may be called again.
-  /// @throws data_error when the inputs changed between the passes.
+  /// @throws data_error naming a file it opens whose content changed since the first pass
+  /// (each opened file is read to its end and compared with the first pass's checksum).
   void read_texts(const std::vector<uint8_t>& wanted,
                   const std::function<void(uint64_t record, std::string_view text)>& use);
   /// The files the inputs expand to, in reading order (the counts after the first pass).
