@@ -251,8 +251,17 @@ TEST(IndexLock, AStoppedWriterWhoseLockWasDeletedFailsAndTheIndexStaysWhole) {
   const pid_t slow = test_support::start_cli({"index", "add", "-q", "--id-field", "id", "--batch-size", "10", "--threads",
                                               "1", dir, data + "/c.jsonl"},
                                              dir + ".slow.log");
-  for (int i = 0; i < 500 && indexed(dir) < 100; ++i) ::usleep(10000);
+  // It must hold the lock when it is stopped: wait until it has published some batches
+  // (a loaded machine may take long to start it; stopped before its open, it would simply
+  // open the index after the second writer and succeed).
+  for (int i = 0; i < 12000 && indexed(dir) < 100; ++i) ::usleep(10000);
   ::kill(slow, SIGSTOP);
+  const uint64_t reached = indexed(dir);
+  if (reached < 100 || reached >= 3020) {
+    ::kill(slow, SIGKILL);  // never leave a stopped process behind
+    test_support::wait_cli(slow);
+    FAIL() << "the slow writer was to be stopped part way, it had indexed " << reached;
+  }
   ASSERT_EQ(std::remove((dir + "/LOCK").c_str()), 0);
   ASSERT_EQ(run_shell(cli() + " index add -q --id-field id " + dir + " " + data + "/b.jsonl"), 0);
   const uint64_t committed = indexed(dir);
