@@ -8,19 +8,13 @@
 #include <cmath>
 
 #include "gpudedup/detail/bloom.hpp"
+#include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/bloom/bloom_detail.hpp"
 #include "host/core/format.hpp"
 
 namespace gpudedup::detail {
 namespace {
-
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 // Independent bits: each of x's na set bits is set in y with probability nb/m.
 double unrelated(BloomMeasure measure, uint32_t na, uint32_t nb, uint32_t bits) {
@@ -45,8 +39,9 @@ UnrelatedScores bloom_unrelated_scores(BloomMeasure measure, double threshold, s
       for (uint64_t j = i + 1; j < n; ++j) scores.push_back(unrelated(measure, popcounts[i], popcounts[j], bits));
   } else {  // a fixed sample, so that a run's verdict never depends on a draw
     scores.reserve(samples);
+    uint64_t state = 0;
     for (uint64_t k = 0; k < samples; ++k) {
-      const uint64_t i = splitmix64(2 * k) % n, j = splitmix64(2 * k + 1) % n;
+      const uint64_t i = splitmix64_next(state) % n, j = splitmix64_next(state) % n;
       if (i != j) scores.push_back(unrelated(measure, popcounts[i], popcounts[j], bits));
     }
   }

@@ -14,6 +14,7 @@
 #include "host/core/format.hpp"
 #include "host/core/run_numbering.hpp"
 #include "host/core/stage_clock.hpp"
+#include "host/io/nothing_read.hpp"
 #include "host/io/result_writers.hpp"
 #include "host/io/shard_outputs.hpp"
 #include "host/device/resolve_backend.hpp"
@@ -74,20 +75,6 @@ void pick_device(Config& config) {
   if (!local) local = std::getenv("MPI_LOCALRANKID");
   const auto devices = cuda_status().devices.size();
   if (local && devices > 0) config.device = std::atoi(local) % int(devices);
-}
-
-/// Why a job that read no document fails (rank 0 says it, with the job's reports), in the
-/// words of one process.
-std::string nothing_read(const InputOptions& in, const InputStats& st) {
-  std::string inputs;
-  for (const auto& p : in.paths) inputs += (inputs.empty() ? "" : ", ") + p;
-  if (st.records == 0 && st.skipped_files > 0) {
-    return "read no record from " + inputs + ": " + std::to_string(st.skipped_files) + " files were skipped (the first: " +
-           (st.file_reports.empty() ? "?" : st.file_reports[0]) + "); nothing was written";
-  }
-  if (st.records == 0) return "read no record from " + inputs + ": the input is empty; nothing was written";
-  return "read no document from " + inputs + ": all " + std::to_string(st.records) + " records were skipped (the first: " +
-         (st.reports.empty() ? "?" : st.reports[0]) + "); nothing was written";
 }
 
 std::vector<NamedPath> output_paths(const OutputOptions& o) {
@@ -161,7 +148,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // process reports them.
   const InputStats input = job_input_stats(ex, in.stats, job.input.report_limit);
   const uint64_t documents = ex.sum(count);
-  if (documents == 0) throw job_wide_error(nothing_read(job.input, input));
+  if (documents == 0) throw job_wide_error(io::nothing_read_message(job.input, input));
 
   // Candidates, verification, components.
   auto t0 = stage_clock::now();

@@ -14,6 +14,7 @@
 #include "host/core/stage_clock.hpp"
 #include "host/io/batch_prefetcher.hpp"
 #include "host/io/kept_sink.hpp"
+#include "host/io/nothing_read.hpp"
 #include "host/io/result_writers.hpp"
 #include "host/io/shard_outputs.hpp"
 #include "host/pipeline/job_eta.hpp"
@@ -92,19 +93,7 @@ void refuse_parquet_as_lines(const RecordReader& reader, const std::string& outp
 /// A run that read no document is a mistake (a wrong field name, an empty or wrong file):
 /// it fails with the reason, before any output replaces an earlier one.
 void fail_if_nothing_read(const InputOptions& in, const InputStats& st) {
-  if (st.documents > 0) return;
-  std::string inputs;
-  for (const auto& p : in.paths) inputs += (inputs.empty() ? "" : ", ") + p;
-  if (st.records == 0 && st.skipped_files > 0) {
-    throw data_error("read no record from " + inputs + ": " + std::to_string(st.skipped_files) +
-                     " files were skipped (the first: " + st.file_reports[0] + "); nothing was written");
-  }
-  if (st.records == 0) {
-    throw data_error("read no record from " + inputs + ": the input is empty; nothing was written");
-  }
-  throw data_error("read no document from " + inputs + ": all " + std::to_string(st.records) +
-                   " records were skipped (the first: " + (st.reports.empty() ? "?" : st.reports[0]) +
-                   "); nothing was written");
+  if (st.documents == 0) throw data_error(io::nothing_read_message(in, st));
 }
 
 }  // namespace
