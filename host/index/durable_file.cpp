@@ -126,22 +126,46 @@ bool same_file(int fd, const std::string& path) {
 
 WriterLock::WriterLock(const std::string& dir) : dir_(dir) {
   const std::string path = dir + "/LOCK";
+  const auto refuse = [&](const std::string& locked) {
+    release();
+    throw data_error("index " + dir + " is open for writing by another process (" + locked +
+                     " is locked): an index has one writer at a time; open it read-only to query");
+  };
+  // GPUDEDUP_INDEX_LOCK=file: LOCK alone, as where folders cannot be locked (tests).
+  const char* lock_kind = std::getenv("GPUDEDUP_INDEX_LOCK");
+  const bool lock_folder = !(lock_kind && std::strcmp(lock_kind, "file") == 0);
+  dir_fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd_ < 0) fail("cannot open the index folder", dir);
+  if (!lock_folder || ::flock(dir_fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (lock_folder && errno == EWOULDBLOCK) refuse("the folder " + dir);
+    ::close(dir_fd_);  // a file system that cannot lock folders: LOCK alone
+    dir_fd_ = -1;
+  }
   // The lock is the file at the path when the lock was taken: one that was removed or
   // replaced between our open and our flock locks nothing, so take the new one.
   for (int attempt = 0;; ++attempt) {
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) fail("cannot create the lock file", path);
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      ::close(fd_);
-      fd_ = -1;
-      throw data_error("index " + dir + " is open for writing by another process (" + path +
-                       " is locked): an index has one writer at a time; open it read-only to query");
+    if (fd_ < 0) {
+      const int saved = errno;
+      release();
+      errno = saved;
+      fail("cannot create the lock file", path);
     }
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) refuse(path);
     if (same_file(fd_, path)) return;
     ::close(fd_);
     fd_ = -1;
-    if (attempt >= 100) throw data_error("cannot take the lock " + path + ": it keeps being removed or replaced");
+    if (attempt >= 100) {
+      release();
+      throw data_error("cannot take the lock " + path + ": it keeps being removed or replaced");
+    }
   }
+}
+
+void WriterLock::release() noexcept {
+  if (fd_ >= 0) ::close(fd_);  // closing drops the flock
+  if (dir_fd_ >= 0) ::close(dir_fd_);
+  fd_ = dir_fd_ = -1;
 }
 
 void WriterLock::check_still_held() const {
@@ -151,16 +175,15 @@ void WriterLock::check_still_held() const {
                    "index again (never delete LOCK: the kernel drops the lock when its writer exits)");
 }
 
-WriterLock::~WriterLock() {
-  if (fd_ >= 0) ::close(fd_);  // closing drops the flock
-}
+WriterLock::~WriterLock() { release(); }
 
 WriterLock& WriterLock::operator=(WriterLock&& o) noexcept {
   if (this != &o) {
-    if (fd_ >= 0) ::close(fd_);
+    release();
     fd_ = o.fd_;
+    dir_fd_ = o.dir_fd_;
     dir_ = std::move(o.dir_);
-    o.fd_ = -1;
+    o.fd_ = o.dir_fd_ = -1;
   }
   return *this;
 }

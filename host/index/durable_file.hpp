@@ -29,23 +29,33 @@ bool path_exists(const std::string& path);
 /// GPUDEDUP_INDEX_CRASH_AT equals `point`, the process kills itself with SIGKILL there.
 void crash_point(const char* point);
 
-/// An exclusive advisory lock (flock) on dir/LOCK, held for the object's life. The
-/// kernel drops it when the process dies, so a crashed writer never leaves it stale.
+/// An exclusive advisory lock (flock) on the index folder itself and on dir/LOCK, held
+/// for the object's life. The kernel drops both when the process dies, so a crashed writer
+/// never leaves them stale. The folder's lock is what keeps a second writer out: a user
+/// cannot delete it, as users delete "stale" LOCK files. LOCK is kept for file systems
+/// whose flock refuses folders (some NFS clients): there it is the only lock.
 class WriterLock {
  public:
   WriterLock() = default;
   /// @throws data_error when another writer holds it or the file cannot be created.
   explicit WriterLock(const std::string& dir);
   ~WriterLock();
-  WriterLock(WriterLock&& o) noexcept : fd_(o.fd_), dir_(std::move(o.dir_)) { o.fd_ = -1; }
+  WriterLock(WriterLock&& o) noexcept : fd_(o.fd_), dir_fd_(o.dir_fd_), dir_(std::move(o.dir_)) {
+    o.fd_ = -1;
+    o.dir_fd_ = -1;
+  }
   WriterLock& operator=(WriterLock&& o) noexcept;
   bool held() const { return fd_ >= 0; }
   /// Before each change: the locked file must still be dir/LOCK. A user who deleted it
-  /// let a second writer take a fresh lock. @throws data_error saying so.
+  /// let a writer that locks only LOCK (an older gpudedup, or a file system without
+  /// folder locks) in. @throws data_error saying so.
   void check_still_held() const;
 
  private:
+  void release() noexcept;
+
   int fd_ = -1;
+  int dir_fd_ = -1;  ///< -1 where the file system cannot lock a folder
   std::string dir_;
 };
 

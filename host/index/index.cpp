@@ -193,11 +193,24 @@ struct Index::Impl {
     }
   }
 
+  // Runs `step`, a write or rename after check_still_sole_writer(). A writer stopped in
+  // between may find its temporary removed by the writer that took its lock meanwhile:
+  // its failure then says that the lock was lost, not that a file was missing.
+  template <class Step>
+  void as_sole_writer(Step&& step) {
+    try {
+      step();
+    } catch (...) {
+      check_still_sole_writer();
+      throw;
+    }
+  }
+
   void publish(Manifest m, const std::shared_ptr<const Snapshot>& old) {
     check_still_sole_writer();
     ++m.generation;
     detail::crash_point("manifest-before");
-    detail::write_file_durably(dir, detail::manifest_name, detail::encode_manifest(m));
+    as_sole_writer([&] { detail::write_file_durably(dir, detail::manifest_name, detail::encode_manifest(m)); });
     detail::crash_point("manifest-after");
     published_generation = m.generation;
     std::shared_ptr<const Snapshot> fresh;
@@ -225,13 +238,15 @@ struct Index::Impl {
       throw data_error("index " + dir + " is corrupted: " + name + " exists although the manifest's next_segment names it as new; nothing was replaced: restore the index folder from a backup or rebuild it");
     }
     const std::string tmp = dir + "/" + detail::unique_temporary_name(name);
-    const detail::SegmentHeader h = write(tmp);
-    detail::crash_point("segment-written");
+    detail::SegmentHeader h{};
     try {
+      h = write(tmp);
+      detail::crash_point("segment-written");
       check_still_sole_writer();
       detail::rename_no_replace(tmp, dir + "/" + name);
     } catch (...) {
       ::unlink(tmp.c_str());
+      check_still_sole_writer();  // a stolen lock explains a temporary gone missing: say so
       throw;
     }
     detail::fsync_dir(dir);
@@ -308,7 +323,7 @@ struct Index::Impl {
       const auto& listed = staged_view->manifest.segments.back();
       const std::string name = detail::segment_name(m.next_segment++);
       check_still_sole_writer();
-      detail::rename_no_replace(dir + "/" + listed.file, dir + "/" + name);
+      as_sole_writer([&] { detail::rename_no_replace(dir + "/" + listed.file, dir + "/" + name); });
       staged_files.clear();
       detail::fsync_dir(dir);
       detail::crash_point("segment-renamed");
