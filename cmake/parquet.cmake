@@ -4,7 +4,7 @@
 # shared libraries with their headers. scripts/install-deps installs it into .deps/arrow-venv
 # (git-ignored); this file asks that Python where pyarrow keeps them. The wheel's libraries
 # are built with the C++11 string ABI (as Debian's g++) and its headers need C++20, so only
-# the files that include them, host/io/parquet_arrow_*.cpp behind host/io/parquet_table.hpp,
+# the files that include them, host/io/parquet/parquet_arrow_*.cpp behind host/io/parquet/parquet_table.hpp,
 # are compiled at C++20, into a module of their own; the rest of the project stays C++17.
 # The module finds the libraries through its RUNPATH (the wheel's folder), not
 # LD_LIBRARY_PATH.
@@ -62,12 +62,12 @@ if(NOT GPUDEDUP_ENABLE_PARQUET STREQUAL "OFF")
 endif()
 
 # The module libgpudedup_parquet.so holds every file that includes Arrow; the core library
-# loads it with dlopen on first use (host/io/parquet_loader.cpp), from the build tree or
+# loads it with dlopen on first use (host/io/parquet/parquet_loader.cpp), from the build tree or
 # from where `cmake --install` puts it.
 set(GPUDEDUP_PARQUET_MODULE_INSTALLED "${CMAKE_INSTALL_FULL_LIBDIR}/gpudedup/libgpudedup_parquet.so")
 if(GPUDEDUP_HAVE_PARQUET)
   message(STATUS "gpudedup: Parquet support ON (Arrow ${arrow_version}, ${arrow_dir})")
-  file(GLOB parquet_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/host/io/parquet_arrow_*.cpp)
+  file(GLOB parquet_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/host/io/parquet/parquet_arrow_*.cpp)
   add_library(gpudedup_parquet MODULE ${parquet_sources})
   target_include_directories(gpudedup_parquet PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
   target_include_directories(gpudedup_parquet SYSTEM PRIVATE "${arrow_include}")
@@ -84,7 +84,7 @@ if(GPUDEDUP_HAVE_PARQUET)
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}
     BUILD_RPATH "${arrow_dir}"
     INSTALL_RPATH "$<IF:$<BOOL:${GPUDEDUP_PARQUET_RUNPATH}>,${GPUDEDUP_PARQUET_RUNPATH},${arrow_dir}>")
-  set_source_files_properties(${PROJECT_SOURCE_DIR}/host/io/parquet_loader.cpp PROPERTIES COMPILE_DEFINITIONS
+  set_source_files_properties(${PROJECT_SOURCE_DIR}/host/io/parquet/parquet_loader.cpp PROPERTIES COMPILE_DEFINITIONS
     "GPUDEDUP_PARQUET_MODULE=\"${PROJECT_BINARY_DIR}/libgpudedup_parquet.so\";GPUDEDUP_PARQUET_MODULE_INSTALLED=\"${GPUDEDUP_PARQUET_MODULE_INSTALLED}\"")
   install(TARGETS gpudedup_parquet LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpudedup)
 else()

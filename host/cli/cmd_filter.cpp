@@ -17,8 +17,8 @@
 #include "host/cli/progress_reporter.hpp"
 #include "host/cli/shard_name.hpp"
 #include "host/cli/skipped_report.hpp"
-#include "host/io/kept_sink.hpp"
-#include "host/io/shard_outputs.hpp"
+#include "host/io/write/kept_sink.hpp"
+#include "host/io/write/shard_outputs.hpp"
 
 namespace gpudedup::cli {
 namespace {

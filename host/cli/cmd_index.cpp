@@ -13,8 +13,8 @@
 #include "host/cli/options.hpp"
 #include "host/cli/progress_reporter.hpp"
 #include "host/cli/skipped_report.hpp"
-#include "host/io/kept_sink.hpp"
-#include "host/io/result_writers.hpp"
+#include "host/io/write/kept_sink.hpp"
+#include "host/io/write/result_writers.hpp"
 
 namespace gpudedup::cli {
 namespace {

@@ -14,7 +14,7 @@
 #include "host/cli/skipped_report.hpp"
 #include "host/cli/shard_name.hpp"
 #include "host/cli/simhash_options.hpp"
-#include "host/io/result_writers.hpp"
+#include "host/io/write/result_writers.hpp"
 
 namespace gpudedup::cli {
 namespace {

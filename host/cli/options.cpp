@@ -6,7 +6,7 @@
 #include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/cli/strict_options.hpp"
-#include "host/io/input_list.hpp"
+#include "host/io/read/input_list.hpp"
 
 namespace gpudedup::cli {
 

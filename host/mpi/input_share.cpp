@@ -5,8 +5,8 @@
 #include <system_error>
 
 #include "gpudedup/errors.hpp"
-#include "host/io/input_list.hpp"
-#include "host/io/kept_sink.hpp"
+#include "host/io/read/input_list.hpp"
+#include "host/io/write/kept_sink.hpp"
 
 namespace gpudedup::mpi {
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "host/core/stage_clock.hpp"
-#include "host/io/input_list.hpp"
-#include "host/io/line_range_source.hpp"
+#include "host/io/read/input_list.hpp"
+#include "host/io/read/line_range_source.hpp"
 #include "host/mpi/owner_fetch.hpp"
 
 namespace gpudedup::mpi {

@@ -9,9 +9,9 @@
 #include <memory>
 
 #include "gpudedup/errors.hpp"
-#include "host/io/kept_sink.hpp"
-#include "host/io/shard_outputs.hpp"
-#include "host/io/temporary_files.hpp"
+#include "host/io/write/kept_sink.hpp"
+#include "host/io/write/shard_outputs.hpp"
+#include "host/io/write/temporary_files.hpp"
 
 namespace gpudedup::mpi {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "host/io/result_writers.hpp"
+#include "host/io/write/result_writers.hpp"
 #include "host/mpi/owner_fetch.hpp"
 #include "host/mpi/rank_outputs.hpp"
 

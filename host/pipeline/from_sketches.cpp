@@ -12,7 +12,7 @@
 #include "host/core/id_table.hpp"
 #include "host/core/keep_policy.hpp"
 #include "host/core/stage_clock.hpp"
-#include "host/io/result_writers.hpp"
+#include "host/io/write/result_writers.hpp"
 #include "host/pipeline/job_outputs.hpp"
 
 namespace gpudedup::detail {

@@ -112,7 +112,7 @@ struct InputFile {
 };
 
 /// Where kept records go: the output seam, one per output format (plain, zstd, gzip lines;
-/// host/io/kept_sink.hpp chooses by the output's name).
+/// host/io/write/kept_sink.hpp chooses by the output's name).
 class KeptSink {
  public:
   virtual ~KeptSink() = default;

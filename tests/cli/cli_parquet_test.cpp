@@ -7,7 +7,7 @@
 #include <string>
 
 #include "gpudedup/io.hpp"
-#include "host/io/parquet_table.hpp"
+#include "host/io/parquet/parquet_table.hpp"
 #include "support/files.hpp"
 #include "support/io_test_support.hpp"
 #include "support/program.hpp"

@@ -1,4 +1,4 @@
-// The gzip and zstd readers (host/io/gzip_source.cpp, zstd_source.cpp). Odd first byte:
+// The gzip and zstd readers (host/io/compress/gzip_source.cpp, zstd_source.cpp). Odd first byte:
 // the rest is compressed with zlib and zstd and must come back byte for byte, read in
 // small pieces. Even: the rest is read as gzip and as zstd, which ends or throws
 // data_error, never crashes; at most 64 MiB are read (a small input may expand a lot).
@@ -11,9 +11,9 @@
 
 #include "fuzz_support.hpp"
 #include "gpudedup/errors.hpp"
-#include "host/io/byte_source.hpp"
-#include "host/io/gzip_source.hpp"
-#include "host/io/zstd_source.hpp"
+#include "host/io/read/byte_source.hpp"
+#include "host/io/compress/gzip_source.hpp"
+#include "host/io/compress/zstd_source.hpp"
 
 using namespace gpudedup;
 

@@ -1,4 +1,4 @@
-// The two JSON parsers agree (host/io/jsonl_parser.cpp: simdjson, then the fallback for
+// The two JSON parsers agree (host/io/read/jsonl_parser.cpp: simdjson, then the fallback for
 // what simdjson refuses): a record the fallback reads as usable, JsonlParser reads with
 // the same fields; one it refuses (malformed, or a field problem), JsonlParser refuses
 // with the same message. Also: neither crashes.
@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "host/io/json_fallback.hpp"
-#include "host/io/jsonl_parser.hpp"
+#include "host/io/read/json_fallback.hpp"
+#include "host/io/read/jsonl_parser.hpp"
 
 using namespace gpudedup::io;
 

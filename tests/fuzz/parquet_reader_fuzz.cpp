@@ -1,4 +1,4 @@
-// The Parquet reader (host/io/parquet_*, through the Arrow module) as a run uses it: the
+// The Parquet reader (host/io/parquet/, through the Arrow module) as a run uses it: the
 // fuzz input is one .parquet file read by RecordReader, its text column "text" and, when
 // the input's size is odd, its id column "id". Whatever the file holds: reading ends or
 // throws gpudedup's own errors naming the file (a file that cannot be read at all is
@@ -15,7 +15,7 @@
 #include "fuzz_support.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/io.hpp"
-#include "host/io/parquet_table.hpp"
+#include "host/io/parquet/parquet_table.hpp"
 
 using namespace gpudedup;
 

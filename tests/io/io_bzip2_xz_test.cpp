@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "gpudedup/errors.hpp"
-#include "host/io/bzip2_source.hpp"
-#include "host/io/content_sniff.hpp"
-#include "host/io/damaged_data.hpp"
-#include "host/io/line_reader.hpp"
-#include "host/io/xz_source.hpp"
+#include "host/io/compress/bzip2_source.hpp"
+#include "host/io/read/content_sniff.hpp"
+#include "host/io/read/damaged_data.hpp"
+#include "host/io/read/line_reader.hpp"
+#include "host/io/compress/xz_source.hpp"
 #include "support/io_test_support.hpp"
 
 using namespace gpudedup;

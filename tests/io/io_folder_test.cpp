@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "gpudedup/errors.hpp"
-#include "host/io/input_list.hpp"
+#include "host/io/read/input_list.hpp"
 #include "support/io_test_support.hpp"
 
 using namespace gpudedup;

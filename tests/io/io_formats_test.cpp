@@ -10,9 +10,9 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/sketch_file.hpp"
-#include "host/io/content_sniff.hpp"
-#include "host/io/gzip_source.hpp"
-#include "host/io/line_reader.hpp"
+#include "host/io/read/content_sniff.hpp"
+#include "host/io/compress/gzip_source.hpp"
+#include "host/io/read/line_reader.hpp"
 #include "support/io_test_support.hpp"
 
 using namespace gpudedup;

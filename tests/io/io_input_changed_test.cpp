@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "gpudedup/errors.hpp"
-#include "host/io/parquet_table.hpp"
+#include "host/io/parquet/parquet_table.hpp"
 #include "support/io_test_support.hpp"
 
 using namespace gpudedup;

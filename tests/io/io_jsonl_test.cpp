@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "gpudedup/errors.hpp"
-#include "host/io/jsonl_parser.hpp"
+#include "host/io/read/jsonl_parser.hpp"
 #include "support/io_test_support.hpp"
 
 using namespace gpudedup;

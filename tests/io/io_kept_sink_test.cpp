@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "gpudedup/errors.hpp"
-#include "host/io/kept_sink.hpp"
+#include "host/io/write/kept_sink.hpp"
 #include "support/io_test_support.hpp"
 
 using namespace gpudedup;

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "gpudedup/errors.hpp"
-#include "host/io/line_range_source.hpp"
+#include "host/io/read/line_range_source.hpp"
 #include "support/io_test_support.hpp"
 
 using namespace gpudedup;

@@ -5,8 +5,8 @@
 #include <random>
 
 #include "gpudedup/errors.hpp"
-#include "host/io/line_reader.hpp"
-#include "host/io/zstd_source.hpp"
+#include "host/io/read/line_reader.hpp"
+#include "host/io/compress/zstd_source.hpp"
 #include "support/io_test_support.hpp"
 
 using namespace gpudedup;

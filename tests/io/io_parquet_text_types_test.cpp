@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "host/io/parquet_table.hpp"
+#include "host/io/parquet/parquet_table.hpp"
 #include "support/io_test_support.hpp"
 
 using namespace gpudedup;

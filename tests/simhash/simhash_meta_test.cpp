@@ -11,8 +11,8 @@
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
 #include "gpudedup/simhash.hpp"
-#include "host/io/json_fallback.hpp"
-#include "host/io/jsonl_parser.hpp"
+#include "host/io/read/json_fallback.hpp"
+#include "host/io/read/jsonl_parser.hpp"
 #include "support/io_test_support.hpp"
 
 using namespace gpudedup;
