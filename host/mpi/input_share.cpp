@@ -6,7 +6,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "host/io/read/input_list.hpp"
-#include "host/io/write/kept_sink.hpp"
+#include "host/io/compress/codecs.hpp"
 
 namespace gpudedup::mpi {
 
@@ -92,7 +92,7 @@ std::vector<ShareInput> describe_inputs(const InputOptions& input, int ranks) {
     const io::Input r = std::move(io::resolve_inputs(one).at(0));
     out[i].splittable = !r.spool && r.plain_bytes > 0 && !r.in_folder &&
                         (r.format == InputFormat::jsonl || r.format == InputFormat::text) &&
-                        io::compression_for_name(p) == io::OutputCompression::none;
+                        io::codec_of_name(p) == nullptr;
   }
   return out;
 }

@@ -10,6 +10,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/sketch_file.hpp"
+#include "host/io/compress/codecs.hpp"
 #include "host/io/read/content_sniff.hpp"
 #include "host/io/compress/gzip_source.hpp"
 #include "host/io/read/line_reader.hpp"
@@ -216,9 +217,13 @@ TEST(IoFormats, SniffReadsMagicNumbers) {
   EXPECT_EQ(s(""), Content::plain);
   EXPECT_EQ(s("B"), Content::plain);
   EXPECT_EQ(s("BZh"), Content::plain);
-  EXPECT_EQ(s("BZh9"), Content::bzip2);
-  EXPECT_EQ(s(std::string("\x28\xB5\x2F\xFD", 4)), Content::zstd);
-  EXPECT_EQ(s(std::string("\x1F\x8B", 2)), Content::gzip);
+  const auto codec = [](const std::string& b) { return std::string(io::codec_of_content(b)->name); };
+  EXPECT_EQ(s("BZh9"), Content::compressed);
+  EXPECT_EQ(codec("BZh9"), "bzip2");
+  EXPECT_EQ(s(std::string("\x28\xB5\x2F\xFD", 4)), Content::compressed);
+  EXPECT_EQ(codec(std::string("\x28\xB5\x2F\xFD", 4)), "zstd");
+  EXPECT_EQ(s(std::string("\x1F\x8B", 2)), Content::compressed);
+  EXPECT_EQ(codec(std::string("\x1F\x8B", 2)), "gzip");
   EXPECT_EQ(s("PAR1"), Content::parquet);
   EXPECT_EQ(s("GDSEGMNT"), Content::segment);
   EXPECT_EQ(s(std::string("a\0b", 3)), Content::binary);

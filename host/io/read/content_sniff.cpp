@@ -8,10 +8,7 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/sketch_file.hpp"
 #include "host/index/segment_format.hpp"
-#include "host/io/compress/bzip2_source.hpp"
-#include "host/io/compress/gzip_source.hpp"
-#include "host/io/compress/xz_source.hpp"
-#include "host/io/compress/zstd_source.hpp"
+#include "host/io/compress/codecs.hpp"
 
 namespace gpudedup::io {
 namespace {
@@ -49,36 +46,12 @@ class HeadSource : public ByteSource {
 
 bool starts_with(std::string_view s, std::string_view magic) { return s.substr(0, magic.size()) == magic; }
 
-bool compressed(Content c) {
-  return c == Content::zstd || c == Content::gzip || c == Content::bzip2 || c == Content::xz;
-}
+bool refused(Content c) { return c != Content::plain && c != Content::compressed; }
 
-bool refused(Content c) { return c != Content::plain && !compressed(c); }
-
-/// The decompressor of a compressed content.
-std::unique_ptr<ByteSource> decompress(Content c, std::unique_ptr<ByteSource> raw) {
-  switch (c) {
-    case Content::zstd: return make_zstd_source(std::move(raw));
-    case Content::gzip: return make_gzip_source(std::move(raw));
-    case Content::bzip2: return make_bzip2_source(std::move(raw));
-    default: return make_xz_source(std::move(raw));
-  }
-}
-
-/// " inside gzip", for messages about what was compressed.
-std::string inside(Content c) {
-  switch (c) {
-    case Content::zstd: return " inside zstd";
-    case Content::gzip: return " inside gzip";
-    case Content::bzip2: return " inside bzip2";
-    default: return " inside xz";
-  }
-}
-
-[[noreturn]] void refuse(const std::string& name, Content c, const std::string& inside) {
-  throw usage_error(name + ": looks like " + describe(c) + inside +
-                    ", which gpudedup cannot read; give JSONL or text files (plain, or zstd-, gzip-, "
-                    "bzip2- or xz-compressed), Parquet files, or folders of them" +
+[[noreturn]] void refuse(const std::string& name, Content c, std::string_view head, const std::string& inside) {
+  throw usage_error(name + ": looks like " + describe(c, head) + inside +
+                    ", which gpudedup cannot read; give JSONL or text files (plain, or " + readable_compressions() +
+                    "), Parquet files, or folders of them" +
                     (c == Content::parquet ? " here (a Parquet file is read by columns: give the file "
                                                "itself, uncompressed, as an input path or in a folder, not "
                                                "on stdin)"
@@ -89,10 +62,7 @@ std::string inside(Content c) {
 
 Content sniff(const char* head, size_t n) {
   const std::string_view s(head, std::min(n, kSniffBytes));
-  if (starts_with(s, std::string_view("\x28\xB5\x2F\xFD", 4))) return Content::zstd;
-  if (starts_with(s, std::string_view("\x1F\x8B", 2))) return Content::gzip;
-  if (starts_with(s, "BZh") && s.size() > 3 && s[3] >= '1' && s[3] <= '9') return Content::bzip2;  // BZh + block size
-  if (starts_with(s, std::string_view("\xFD" "7zXZ\x00", 6))) return Content::xz;
+  if (codec_of_content(s)) return Content::compressed;
   if (starts_with(s, "PAR1")) return Content::parquet;
   if (starts_with(s, std::string_view(sketch_file_magic, sizeof sketch_file_magic))) return Content::sketch;
   if (starts_with(s, std::string_view(detail::segment_magic, sizeof detail::segment_magic))) return Content::segment;
@@ -100,13 +70,13 @@ Content sniff(const char* head, size_t n) {
   return Content::plain;
 }
 
-const char* describe(Content c) {
+std::string describe(Content c, std::string_view head) {
   switch (c) {
     case Content::plain: return "text";
-    case Content::zstd: return "zstd-compressed data";
-    case Content::gzip: return "gzip-compressed data";
-    case Content::bzip2: return "bzip2-compressed data";
-    case Content::xz: return "xz-compressed data";
+    case Content::compressed: {
+      const Codec* codec = codec_of_content(head);
+      return std::string(codec ? codec->name : "unknown") + "-compressed data";
+    }
     case Content::parquet: return "a Parquet file";
     case Content::sketch: return "a gpudedup sketch file (written by gpudedup sketch)";
     case Content::segment: return "a gpudedup index segment";
@@ -118,21 +88,22 @@ const char* describe(Content c) {
 std::unique_ptr<ByteSource> open_content(std::unique_ptr<ByteSource> raw) {
   const std::string name = raw->name();
   auto headed = std::make_unique<HeadSource>(std::move(raw));
-  const Content outer = sniff(headed->head().data(), headed->head().size());
-  if (refused(outer)) refuse(name, outer, {});
+  const std::string outer_head = headed->head();
+  const Content outer = sniff(outer_head.data(), outer_head.size());
+  if (refused(outer)) refuse(name, outer, outer_head, {});
   if (outer == Content::plain) return headed;
-  std::unique_ptr<ByteSource> decoded = decompress(outer, std::move(headed));
+  const Codec& codec = *codec_of_content(outer_head);
   // What was compressed must be text too (a .tar.gz, a gzip of a Parquet file...).
-  auto inner = std::make_unique<HeadSource>(std::move(decoded));
+  auto inner = std::make_unique<HeadSource>(codec.decompress(std::move(headed)));
   const Content c = sniff(inner->head().data(), inner->head().size());
-  if (c != Content::plain) refuse(name, c, inside(outer));
+  if (c != Content::plain) refuse(name, c, inner->head(), std::string(" inside ") + codec.name);
   return inner;
 }
 
 Content check_file_content(const std::string& path) {
   HeadSource headed(open_file_source(path));
   const Content c = sniff(headed.head().data(), headed.head().size());
-  if (refused(c) && c != Content::parquet) refuse(path, c, {});  // a Parquet file given by path is read
+  if (refused(c) && c != Content::parquet) refuse(path, c, headed.head(), {});  // a Parquet file given by path is read
   return c;
 }
 

@@ -5,7 +5,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "host/io/read/file_name.hpp"
-#include "host/io/compress/compressed_writer.hpp"
+#include "host/io/compress/codecs.hpp"
 #include "host/io/write/write_failure.hpp"
 
 namespace gpudedup::io {
@@ -58,18 +58,10 @@ class CompressedLines : public KeptSink {
 
 }  // namespace
 
-OutputCompression compression_for_name(const std::string& path) {
-  if (ends_with_ci(path, ".zst")) return OutputCompression::zstd;
-  if (ends_with_ci(path, ".gz")) return OutputCompression::gzip;
-  return OutputCompression::none;
-}
-
 std::unique_ptr<KeptSink> make_kept_sink(const std::string& path, std::ostream& out, bool newline) {
-  switch (compression_for_name(path)) {
-    case OutputCompression::zstd: return std::make_unique<CompressedLines>(make_zstd_writer(out, path), newline);
-    case OutputCompression::gzip: return std::make_unique<CompressedLines>(make_gzip_writer(out, path), newline);
-    case OutputCompression::none: break;
-  }
+  // By the name's suffix (any case); "-" and every other name are uncompressed.
+  const Codec* codec = codec_of_name(path);
+  if (codec && codec->compress) return std::make_unique<CompressedLines>(codec->compress(out, path), newline);
   return std::make_unique<PlainLines>(out, path, newline);
 }
 

@@ -10,12 +10,6 @@
 
 namespace gpudedup::io {
 
-enum class OutputCompression { none, zstd, gzip };
-
-/// By the name's extension (any case): .zst is zstd, .gz is gzip, anything else (and "-")
-/// is uncompressed.
-OutputCompression compression_for_name(const std::string& path);
-
 /// The sink for the kept records of the output named `path`, written to `out`: each record
 /// as read followed by a newline (without one when `newline` is false: a whole document
 /// written to a file of its own), compressed as the name says (streamed: memory does not
