@@ -161,6 +161,7 @@ class CudaBackend final : public ComputeBackend {
     const Output out{signatures, set_sizes, sets};
     const std::vector<ItemRange> ranges = plan(batch);
     try {
+      reserve_staging(batch, ranges);
       stage(batch, ranges[0], 0);
       for (size_t i = 0; i < ranges.size(); ++i) {
         const int slot = int(i & 1);
@@ -303,6 +304,9 @@ class CudaBackend final : public ComputeBackend {
     pending_first_ = first;
     try {
       const std::vector<ItemRange> ranges = plan(batch);
+      // Both slots' earlier uploads must be done before a slot may be reallocated.
+      for (const cudaEvent_t uploaded : uploaded_) GD_CUDA_TRY(cudaEventSynchronize(uploaded));
+      reserve_staging(batch, ranges);
       for (size_t i = 0; i < ranges.size(); ++i) {
         const int slot = int(i & 1);
         // The slot's previous upload (two sub-batches back) must be done before it is refilled.
@@ -401,6 +405,29 @@ class CudaBackend final : public ComputeBackend {
     });
   }
 
+  /// Sizes both pinned slots for the largest of `ranges` before the first is staged: a
+  /// slot that grew inside the loop would call cudaFreeHost/cudaMallocHost, which wait for
+  /// the device and so undo the overlap of staging with the device's work.
+  void reserve_staging(const DocumentBatch& batch, const std::vector<ItemRange>& ranges) {
+    size_t bytes = 1, offsets = 1, items = 0;
+    for (const ItemRange& r : ranges) {
+      bytes = std::max<size_t>(bytes, batch.offsets[r.end] - batch.offsets[r.begin]);
+      offsets = std::max(offsets, r.size() + 1);
+      size_t n = 0;
+      for (size_t d = r.begin; d < r.end; ++d) {
+        const uint64_t len = batch.offsets[d + 1] - batch.offsets[d];
+        n += len == 0 ? 1 : (len + minhash_chunk - 1) / minhash_chunk;  // make_minhash_items
+      }
+      items = std::max(items, n);
+    }
+    DeviceStream& owner = async_ ? upload_ : stream_;
+    for (int slot = 0; slot < 2; ++slot) {
+      owner.staging<uint8_t>(staging_buffer(slot, text_buffer), bytes);
+      owner.staging<uint64_t>(staging_buffer(slot, offsets_buffer), offsets);
+      owner.staging<uint2>(staging_buffer(slot, items_buffer), items);
+    }
+  }
+
   /// Copies a range's text, rebased offsets and MinHash items into pinned slot `slot`.
   /// The caller guarantees no copy still reads that slot.
   void stage(const DocumentBatch& batch, ItemRange r, int slot) {
@@ -452,10 +479,21 @@ class CudaBackend final : public ComputeBackend {
                                 docs * P * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
     GD_CUDA_TRY(cudaMemcpyAsync(out.set_sizes + f.range.begin, f.result.set_sizes.data(), docs * sizeof(uint32_t),
                                 cudaMemcpyDeviceToHost, s));
+    int64_t selected = 0;
+    if (out.sets && !f.result.set_count.empty()) {
+      GD_CUDA_TRY(cudaMemcpyAsync(&selected, f.result.set_count.data(), sizeof selected, cudaMemcpyDeviceToHost, s));
+    }
     GD_CUDA_TRY(cudaStreamSynchronize(s));
     if (out.sets) {
       uint64_t total = 0;
       for (size_t d = f.range.begin; d < f.range.end; ++d) total += out.set_sizes[d];
+      // The selection and the set sizes come from two kernels: the sets are laid out by the
+      // sizes, so a disagreement would shift every later document's set.
+      if (uint64_t(selected) != total) {
+        throw data_error("the CUDA backend selected " + std::to_string(selected) +
+                         " shingle hashes where the set sizes sum to " + std::to_string(total) +
+                         ": a defect of the CUDA sketch (run with `backend` cpu, and report it)");
+      }
       auto& hashes = out.sets->hashes;
       const size_t old = hashes.size();
       hashes.resize(old + total);

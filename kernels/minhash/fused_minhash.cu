@@ -40,6 +40,10 @@ constexpr unsigned fused_block = 256;
 /// of a tile takes fused_tile * 8 bytes of shared memory.
 constexpr uint32_t fused_tile = 1024;
 constexpr uint32_t tile_text_bytes = uint32_t(max_tile_window_bytes(fused_tile));
+static_assert(fused_block % 32 == 0, "whole warps: a warp covers the permutations");
+static_assert(fused_tile % fused_block == 0, "every thread takes the same number of a tile's positions");
+static_assert(global_key_slots_per_byte * shared_key_limit <= shared_key_slots,
+              "a short document's table (2 slots per byte) fits the shared slots");
 
 /// Dynamic shared memory of a block: the short-document key table, the tile's new keys,
 /// the block's minima (P values, rounded up to 8 bytes) and the tile's text.
@@ -99,6 +103,7 @@ fused_minhash_kernel(const uint8_t* norm, const uint64_t* word_hashes, const uin
   keys.capacity = global_key_slots_per_byte * len;
   keys.slots = short_doc ? table : global_tables + global_key_slots_per_byte * begin;
   keys.holds_free_key = short_doc ? &shared_flag : &global_flags[doc];
+  keys.in_shared = short_doc;
   if (short_doc) {
     for (uint32_t i = tid; i < keys.capacity; i += blockDim.x) table[i] = free_key_slot;
   }
@@ -267,13 +272,13 @@ void pack_sets(const device_text_batch& batch, const uint32_t* distinct, const u
                                                                         d_flags.data());
   GD_CUDA_CHECK_LAUNCH();
   out.set_hashes = device_buffer<uint64_t>(bytes, stream);
-  device_buffer<int64_t> d_selected(1, stream);
+  out.set_count = device_buffer<int64_t>(1, stream);
   temp_bytes = 0;
   GD_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp_bytes, d_sorted.data(), d_flags.data(), out.set_hashes.data(),
-                                         d_selected.data(), int64_t(bytes), stream));
+                                         out.set_count.data(), int64_t(bytes), stream));
   auto temp = cub_temp_storage(temp_bytes, stream);
   GD_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, d_sorted.data(), d_flags.data(),
-                                         out.set_hashes.data(), d_selected.data(), int64_t(bytes), stream));
+                                         out.set_hashes.data(), out.set_count.data(), int64_t(bytes), stream));
 }
 
 }  // namespace
@@ -285,6 +290,7 @@ void fused_minhash_sketch_cuda(const device_sketch_params& params, const device_
   out.signatures = device_buffer<uint32_t>(docs * params.num_perm, stream);
   out.set_sizes = device_buffer<uint32_t>(docs, stream);
   out.set_hashes = device_buffer<uint64_t>();
+  out.set_count = device_buffer<int64_t>();
   if (docs == 0) return;
   // A document without shingles keeps the empty value in all P and set size 0, as on
   // the CPU; long documents merge their chunks' minima with atomicMin.

@@ -43,6 +43,8 @@ constexpr unsigned minhash_block = 256;
 /// Shingle hashes per shared-memory tile (8 KiB): four tiles' worth of loads per thread
 /// in flight is plenty, and the small footprint leaves room for several blocks per SM.
 constexpr unsigned minhash_tile = 1024;
+static_assert(minhash_block % 32 == 0 && minhash_tile % minhash_block == 0,
+              "whole warps, and the same trip count over a tile in every thread");
 
 /// Document of byte position p: the last d with offsets[d] <= p (p < offsets[docs]).
 /// Empty documents (offsets[d] == offsets[d + 1]) are never returned.
@@ -250,6 +252,7 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
   out.signatures = device_buffer<uint32_t>(docs * P, stream);
   out.set_sizes = device_buffer<uint32_t>(docs, stream);
   out.set_hashes = device_buffer<uint64_t>();
+  out.set_count = device_buffer<int64_t>();
   if (docs == 0) return;
   // Rows start at empty_signature_value and blocks merge into them with atomicMin; a
   // document without shingles keeps the empty value in all P, as on the CPU.
@@ -314,13 +317,13 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
     // Flagged hashes in position order = each document's sorted unique set, documents in
     // order: the CSR layout of ShingleSets (the count is the sum of set_sizes).
     out.set_hashes = device_buffer<uint64_t>(bytes, stream);
-    device_buffer<int64_t> d_selected(1, stream);
+    out.set_count = device_buffer<int64_t>(1, stream);
     size_t temp_bytes = 0;
     GD_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp_bytes, sorted, d_flags.data(),
-                                           out.set_hashes.data(), d_selected.data(), int64_t(bytes), stream));
+                                           out.set_hashes.data(), out.set_count.data(), int64_t(bytes), stream));
     auto temp = cub_temp_storage(temp_bytes, stream);
     GD_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, sorted, d_flags.data(),
-                                           out.set_hashes.data(), d_selected.data(), int64_t(bytes), stream));
+                                           out.set_hashes.data(), out.set_count.data(), int64_t(bytes), stream));
   }
 }
 

@@ -71,6 +71,9 @@ struct device_sketch_result {
   device_buffer<uint32_t> signatures;  ///< docs * P, row-major
   device_buffer<uint32_t> set_sizes;   ///< distinct shingle hashes per document
   device_buffer<uint64_t> set_hashes;  ///< only with want_sets
+  /// With want_sets: how many hashes the selection kept, which must be the sum of
+  /// set_sizes (checked when the sets are collected; empty when nothing was selected).
+  device_buffer<int64_t> set_count;
 };
 
 /// Queues the whole sketch of `batch` on `stream` (no host synchronization), with the

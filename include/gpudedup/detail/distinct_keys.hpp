@@ -51,6 +51,9 @@ struct distinct_key_set {
   uint64_t* slots = nullptr;
   uint64_t capacity = 0;
   uint32_t* holds_free_key = nullptr;
+  /// On the device: slots and the flag are in the block's shared memory, so the atomics
+  /// address it as such (ATOMS, not a generic-address atomic that must find its space).
+  bool in_shared = false;
 
   /// Adds x; true when x was not in the set. Safe for concurrent callers on the device.
   GD_HD bool insert(uint64_t x) const {
@@ -67,8 +70,18 @@ struct distinct_key_set {
 
  private:
   /// Writes x to *slot if it is free; returns what the slot held before.
-  GD_HD static uint64_t compare_and_swap(uint64_t* slot, uint64_t x) {
+  GD_HD uint64_t compare_and_swap(uint64_t* slot, uint64_t x) const {
 #ifdef __CUDA_ARCH__
+    if (in_shared) {
+      // PTX atom.shared.cas.b64 d, [a], b, c: d = *a; *a = *a == b ? c : *a.
+      unsigned long long seen;
+      const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(slot));
+      asm volatile("atom.shared.cas.b64 %0, [%1], %2, %3;"
+                   : "=l"(seen)
+                   : "r"(address), "l"((unsigned long long)free_key_slot), "l"((unsigned long long)x)
+                   : "memory");
+      return seen;
+    }
     return atomicCAS(reinterpret_cast<unsigned long long*>(slot), (unsigned long long)free_key_slot,
                      (unsigned long long)x);
 #else
@@ -80,6 +93,12 @@ struct distinct_key_set {
 
   GD_HD bool exchange_flag() const {
 #ifdef __CUDA_ARCH__
+    if (in_shared) {
+      unsigned seen;
+      const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(holds_free_key));
+      asm volatile("atom.shared.exch.b32 %0, [%1], %2;" : "=r"(seen) : "r"(address), "r"(1u) : "memory");
+      return seen == 0u;
+    }
     return atomicExch(holds_free_key, 1u) == 0u;
 #else
     const bool first = *holds_free_key == 0;
