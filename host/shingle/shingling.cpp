@@ -11,6 +11,7 @@
 #include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/sampling.hpp"
 #include "gpudedup/detail/host_stages.hpp"
+#include "host/core/radix_sort.hpp"
 
 namespace gpudedup::detail {
 
@@ -117,7 +118,11 @@ void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uin
   out.clear();
   const size_t n = normalize_into(spec, text, scratch);
   for_each_shingle(spec, scratch.data(), n, [&](uint64_t h) { out.push_back(h); });
-  std::sort(out.begin(), out.end());
+  // The hashes spread evenly: a bucket pass sorts them 2-3x faster than std::sort, which
+  // took a quarter of a --verify auto run (the borderline check rebuilds these sets).
+  thread_local std::vector<uint64_t> sort_scratch;
+  thread_local std::vector<uint32_t> sort_counts;
+  sort_hashes(out, sort_scratch, sort_counts);
   out.erase(std::unique(out.begin(), out.end()), out.end());
   if (spec.sample != SampleKind::none) sample_set(spec, out);
 }

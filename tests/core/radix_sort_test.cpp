@@ -29,3 +29,34 @@ TEST(RadixSort, EqualsStableSortOnRandomKeysWithManyTies) {
     }
   }
 }
+
+// sort_hashes assumes nothing for its answer, only for its speed: evenly spread hashes,
+// and inputs that defeat the buckets (one value, a few values repeated, equal top bits,
+// sorted and reversed runs), of every size around its thresholds, sort as std::sort does.
+TEST(SortHashes, EqualsStdSortOnSpreadAndSkewedInputs) {
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> scratch;
+  std::vector<uint32_t> counts;
+  const auto check = [&](std::vector<uint64_t> v, const char* what) {
+    std::vector<uint64_t> want = v;
+    std::sort(want.begin(), want.end());
+    gpudedup::detail::sort_hashes(v, scratch, counts);
+    EXPECT_EQ(v, want) << what << ", " << want.size() << " hashes";
+  };
+  for (const size_t n : {0, 1, 2, 63, 64, 65, 100, 1000, 4097, 100000}) {
+    std::vector<uint64_t> spread(n), one(n, 42), few(n), low(n), sorted(n);
+    for (size_t i = 0; i < n; ++i) {
+      spread[i] = rng();
+      few[i] = rng() % 3 * 0x9E3779B97F4A7C15ULL;
+      low[i] = rng() >> 40;  // every top bit zero: one bucket
+    }
+    sorted = spread;
+    std::sort(sorted.begin(), sorted.end());
+    check(spread, "spread");
+    check(one, "one value");
+    check(few, "three values");
+    check(low, "equal top bits");
+    check(sorted, "sorted");
+    check(std::vector<uint64_t>(sorted.rbegin(), sorted.rend()), "reversed");
+  }
+}
