@@ -10,9 +10,9 @@
 
 namespace gpudedup::detail {
 
-/// Sorts `items` (any struct with a uint64_t `key`) in place; `scratch` is reused.
-template <class Item>
-void radix_sort_by_key(std::vector<Item>& items, std::vector<Item>& scratch) {
+/// Sorts `items` in place by the 64-bit `key(item)`, stably; `scratch` is reused.
+template <class Item, class KeyOf>
+void radix_sort_by(std::vector<Item>& items, std::vector<Item>& scratch, KeyOf key) {
   // 16-bit digits: 4 passes over 64-bit keys, 256 KiB of counts, passes whose digit is
   // the same for every key are skipped.
   constexpr int digit_bits = 16;
@@ -23,17 +23,23 @@ void radix_sort_by_key(std::vector<Item>& items, std::vector<Item>& scratch) {
   std::vector<size_t> count(buckets);
   for (int shift = 0; shift < 64; shift += digit_bits) {
     std::fill(count.begin(), count.end(), 0);
-    for (const Item& it : items) ++count[(it.key >> shift) & (buckets - 1)];
-    if (count[(items[0].key >> shift) & (buckets - 1)] == n) continue;  // one digit value
+    for (const Item& it : items) ++count[(key(it) >> shift) & (buckets - 1)];
+    if (count[(key(items[0]) >> shift) & (buckets - 1)] == n) continue;  // one digit value
     size_t sum = 0;
     for (size_t& c : count) {
       const size_t here = c;
       c = sum;
       sum += here;
     }
-    for (const Item& it : items) scratch[count[(it.key >> shift) & (buckets - 1)]++] = it;
+    for (const Item& it : items) scratch[count[(key(it) >> shift) & (buckets - 1)]++] = it;
     items.swap(scratch);
   }
+}
+
+/// Sorts `items` (any struct with a uint64_t `key`) in place; `scratch` is reused.
+template <class Item>
+void radix_sort_by_key(std::vector<Item>& items, std::vector<Item>& scratch) {
+  radix_sort_by(items, scratch, [](const Item& it) { return it.key; });
 }
 
 /// Sorts 64-bit hashes ascending, fast where they spread evenly over their range (XXH64
