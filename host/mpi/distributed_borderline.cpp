@@ -60,13 +60,16 @@ void read_again(RankInput& in, const std::vector<uint8_t>& wanted, Take&& take) 
 }  // namespace
 
 std::vector<size_t> next_round(const std::vector<BorderlinePair>& pairs, size_t* next, uint64_t budget,
-                               const std::function<bool(const BorderlinePair&)>& wanted) {
+                               const std::function<bool(const BorderlinePair&)>& wanted, uint64_t* skipped) {
   std::vector<size_t> round;
   std::unordered_set<uint64_t> docs;
   uint64_t bytes = 0;
   for (; *next < pairs.size(); ++*next) {
     const BorderlinePair& p = pairs[*next];
-    if (!wanted(p)) continue;
+    if (!wanted(p)) {
+      if (skipped) ++*skipped;
+      continue;
+    }
     const uint64_t more = (docs.count(p.a) ? 0 : uint64_t(p.size_a) * sizeof(uint64_t)) +
                           (docs.count(p.b) ? 0 : uint64_t(p.size_b) * sizeof(uint64_t));
     if (!round.empty() && bytes + more > budget) break;
@@ -105,6 +108,7 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
   // documents or not): a pair inside one joins nothing and is dropped, as one process
   // drops it. Without them each document is its own.
   std::vector<uint64_t> key = docs;
+  const size_t found = mine.size();
   if (passing_labels) {
     key = fetch_from_owners<uint64_t>(ex, firsts, docs, 1, "labels of borderline documents",
                                       [&](uint64_t d, uint64_t* out) { *out = (*passing_labels)[d - first]; });
@@ -112,6 +116,8 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
                               [&](const BorderlinePair& p) { return key[at_doc(p.a)] == key[at_doc(p.b)]; }),
                mine.end());
   }
+  stats->found += found;
+  stats->skipped_joined += found - mine.size();
   stats->pairs += mine.size();
 
   // A pair whose components earlier exact passes here have joined is skipped (it joins
@@ -132,7 +138,7 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
   std::vector<Edge> edges;
   std::vector<uint8_t> wanted(in.record_of.size());
   for (size_t next = 0;;) {
-    const std::vector<size_t> round = next_round(mine, &next, set_budget, apart);
+    const std::vector<size_t> round = next_round(mine, &next, set_budget, apart, &stats->skipped_joined);
     if (ex.max(uint64_t(round.size())) == 0) break;  // every rank is done
     // The later documents owned elsewhere, asked of their owners (ascending, so grouped
     // by owner); the rest are read here.
@@ -193,7 +199,11 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
     for (size_t c = 0; c < round.size(); c += exact_chunk) {
       std::vector<size_t> todo;
       for (size_t j = c; j < std::min(round.size(), c + exact_chunk); ++j) {
-        if (apart(mine[round[j]])) todo.push_back(round[j]);
+        if (apart(mine[round[j]])) {
+          todo.push_back(round[j]);
+        } else {
+          ++stats->skipped_joined;
+        }
       }
       std::vector<uint8_t> pass(todo.size());
       detail::ParallelErrors errors;
@@ -221,6 +231,8 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
 void report_borderline(Exchange& ex, const detail::SketchSpec& spec, const detail::BorderlineStats& mine,
                        std::vector<StatsField>& fields, std::vector<std::string>& lines) {
   detail::BorderlineStats job;
+  job.found = ex.sum(mine.found);
+  job.skipped_joined = ex.sum(mine.skipped_joined);
   job.pairs = ex.sum(mine.pairs);
   job.verified = ex.sum(mine.verified);
   job.passed = ex.sum(mine.passed);

@@ -33,9 +33,11 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
 /// The next round of the exact check: from pairs[*next] on, the indices of the pairs that
 /// `wanted` keeps (those still apart), in order, as long as their distinct documents'
 /// sets (8 bytes a shingle, by the set sizes) fit `budget` bytes, and at least one pair;
-/// *next moves past them. Empty when none is left.
+/// *next moves past them; the pairs passed over are counted in *skipped. Empty when none
+/// is left.
 std::vector<size_t> next_round(const std::vector<BorderlinePair>& pairs, size_t* next, uint64_t budget,
-                               const std::function<bool(const BorderlinePair&)>& wanted);
+                               const std::function<bool(const BorderlinePair&)>& wanted,
+                               uint64_t* skipped = nullptr);
 
 /// Puts the job's counts (`mine` summed over the ranks; passes: the rounds) in the
 /// engine's verify_* stats fields and its "verify auto" summary line. Every rank calls it.

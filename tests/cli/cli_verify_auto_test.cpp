@@ -58,6 +58,15 @@ TEST(CliVerifyAuto, BorderlinePairsAreReadAgainFromFilesGzipAndStdin) {
 
   EXPECT_GT(stat(dir.path("file.json"), "verify_exact_pairs"), 0);
   EXPECT_EQ(stat(dir.path("file.json"), "verify_by_estimate"), 0);
+  // Every borderline pair found is accounted for: checked exactly, decided by the
+  // estimate, or skipped because its documents were joined already.
+  for (const char* name : {"file.json", "spilled.json"}) {
+    const std::string path = dir.path(name);
+    EXPECT_GT(stat(path, "verify_borderline_found"), 0) << name;
+    EXPECT_EQ(stat(path, "verify_borderline_found"),
+              stat(path, "verify_exact_pairs") + stat(path, "verify_by_estimate") + stat(path, "verify_skipped_joined"))
+        << name;
+  }
   EXPECT_EQ(stat(dir.path("file.json"), "verify_reread_passes"), 1);
   EXPECT_EQ(stat(dir.path("estimate.json"), "verify_exact_pairs"), -1);  // no such entries under estimate
   const auto file = pair_ids(dir.path("file.tsv"));

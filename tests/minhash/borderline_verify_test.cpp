@@ -174,6 +174,10 @@ TEST(BorderlineVerify, ASmallBudgetTakesMorePassesForTheSameAnswer) {
   const auto [wide, wide_stats] = decide(detail::borderline_set_budget, &one_pass);
   const auto [narrow, narrow_stats] = decide(1, &many);
   ASSERT_GT(wide_stats.pairs, 3u);
+  for (const auto& st : {wide_stats, narrow_stats}) {  // every pair found is accounted for
+    EXPECT_EQ(st.found, st.verified + st.by_estimate + st.skipped_joined);
+    EXPECT_EQ(st.found, wide_stats.found);
+  }
   EXPECT_EQ(one_pass, 1u);
   EXPECT_GT(many, 1u);
   EXPECT_EQ(narrow_stats.passes, many);
@@ -230,6 +234,8 @@ TEST(BorderlineVerify, APairFoundInManyBandsIsKeptAndDecidedOnce) {
   std::vector<ScoredPair> out;
   v.decide(20, [](uint32_t) { return 100u; }, nullptr, uf, out);
   EXPECT_EQ(v.stats().pairs, 10u);
+  EXPECT_EQ(v.stats().found, 10u);
+  EXPECT_EQ(v.stats().skipped_joined, 0u);
   EXPECT_EQ(v.stats().by_estimate, 10u);  // no replay: the estimate against 0.8
   ASSERT_EQ(out.size(), 5u);
   for (const auto& p : out) EXPECT_EQ(p.a % 4, 2u) << p.a;  // the odd k: 0.81
