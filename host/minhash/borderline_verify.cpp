@@ -76,9 +76,8 @@ BorderlineBand make_borderline_band(const Config& config) {
 std::vector<StatsField> borderline_stats_fields(const BorderlineBand& band, const BorderlineStats& b) {
   auto number = [](uint64_t v) { return std::to_string(v); };
   return {{"verify_margin", format("%.6f", band.margin)},
-          {"verify_borderline_found", number(b.found)},
-          {"verify_skipped_joined", number(b.skipped_joined)},
           {"verify_borderline_pairs", number(b.pairs)},
+          {"verify_skipped_joined", number(b.skipped_joined)},
           {"verify_exact_pairs", number(b.verified)},
           {"verify_exact_passed", number(b.passed)},
           {"verify_by_estimate", number(b.by_estimate)},
@@ -89,13 +88,13 @@ std::vector<StatsField> borderline_stats_fields(const BorderlineBand& band, cons
 std::string describe_borderline(const BorderlineBand& band, const BorderlineStats& b) {
   const unsigned long long pairs = b.pairs;
   if (b.by_estimate > 0) {
-    return format("verify auto: %llu pairs within %.4f of the threshold, %llu decided by the estimate (no texts to "
-                  "read again), %llu skipped as already joined",
-                  (unsigned long long)b.found, band.margin, pairs, (unsigned long long)b.skipped_joined);
+    return format("verify auto: %llu pairs within %.4f of the threshold, decided by the estimate (no texts to read "
+                  "again)",
+                  pairs, band.margin);
   }
   return format("verify auto: %llu pairs within %.4f of the threshold; %llu verified exactly (%llu passed; %llu "
                 "documents read again in %llu passes), %llu skipped as already joined",
-                (unsigned long long)b.found, band.margin, (unsigned long long)b.verified,
+                pairs, band.margin, (unsigned long long)b.verified,
                 (unsigned long long)b.passed, (unsigned long long)b.documents, (unsigned long long)b.passes,
                 (unsigned long long)b.skipped_joined);
 }
@@ -135,14 +134,11 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t
   pairs.swap(deferred_);
   distinct_at_ = 0;
   make_distinct(pairs);
-  const size_t found = pairs.size();
   if (!spec_.config.all_pairs) {
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
                                [&](const ScoredPair& p) { return uf.find(p.a) == uf.find(p.b); }),
                 pairs.end());
   }
-  stats_.found += found;
-  stats_.skipped_joined += found - pairs.size();
   stats_.pairs += pairs.size();
   if (pairs.empty()) return;
   if (!replay) {

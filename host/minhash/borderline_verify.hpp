@@ -51,12 +51,11 @@ struct BorderlineBand {
 BorderlineBand make_borderline_band(const Config& config);
 
 /// What the exact check of borderline pairs did (the stats file's verify_* entries).
-/// Every distinct borderline pair found is checked exactly, decided by the estimate, or
-/// skipped because its documents were joined already: found = verified + by_estimate +
-/// skipped_joined.
+/// Every borderline pair whose outcome still mattered is checked exactly, decided by the
+/// estimate, or skipped because an earlier exact check joined its documents meanwhile:
+/// pairs = verified + by_estimate + skipped_joined.
 struct BorderlineStats {
-  uint64_t found = 0;           ///< distinct borderline pairs found in every band
-  uint64_t skipped_joined = 0;  ///< of them, skipped: their documents were joined already
+  uint64_t skipped_joined = 0;  ///< of `pairs`, skipped: joined by earlier exact checks
   uint64_t pairs = 0;        ///< distinct borderline pairs whose outcome still mattered
   uint64_t verified = 0;     ///< of them, verified exactly
   uint64_t passed = 0;       ///< of those, passed

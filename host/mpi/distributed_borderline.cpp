@@ -108,7 +108,6 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
   // documents or not): a pair inside one joins nothing and is dropped, as one process
   // drops it. Without them each document is its own.
   std::vector<uint64_t> key = docs;
-  const size_t found = mine.size();
   if (passing_labels) {
     key = fetch_from_owners<uint64_t>(ex, firsts, docs, 1, "labels of borderline documents",
                                       [&](uint64_t d, uint64_t* out) { *out = (*passing_labels)[d - first]; });
@@ -116,8 +115,6 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
                               [&](const BorderlinePair& p) { return key[at_doc(p.a)] == key[at_doc(p.b)]; }),
                mine.end());
   }
-  stats->found += found;
-  stats->skipped_joined += found - mine.size();
   stats->pairs += mine.size();
 
   // A pair whose components earlier exact passes here have joined is skipped (it joins
@@ -231,7 +228,6 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
 void report_borderline(Exchange& ex, const detail::SketchSpec& spec, const detail::BorderlineStats& mine,
                        std::vector<StatsField>& fields, std::vector<std::string>& lines) {
   detail::BorderlineStats job;
-  job.found = ex.sum(mine.found);
   job.skipped_joined = ex.sum(mine.skipped_joined);
   job.pairs = ex.sum(mine.pairs);
   job.verified = ex.sum(mine.verified);

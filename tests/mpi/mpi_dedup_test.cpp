@@ -403,8 +403,8 @@ TEST(MpiDedup, BorderlinePairsDecidedExactlyEqualSingleProcess) {
   // those of one process (docs/scaling.md).
   for (int ranks = 1; ranks <= 4; ++ranks) {
     const std::string stats = dir.path("ranks" + std::to_string(ranks) + "/stats.json");
-    for (const char* key : {"verify", "verify_margin", "verify_borderline_found", "verify_skipped_joined",
-                            "verify_borderline_pairs", "verify_exact_pairs",
+    for (const char* key : {"verify", "verify_margin", "verify_skipped_joined", "verify_borderline_pairs",
+                            "verify_exact_pairs",
                             "verify_exact_passed", "verify_by_estimate", "verify_reread_documents",
                             "verify_reread_passes"}) {
       EXPECT_EQ(stats_line(stats, key), stats_line(single, key)) << ranks << " ranks";
