@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Method comparison on a real corpus (docs/benchmarks.md, "Method comparison"): runs
 # minhash, simhash, bloom (each measure), exact, and minhash under each shingle sampling
-# rate, each with --stats --clusters --pairs under /usr/bin/time -v, then scores every
+# rate (and each method at its defaults: ONLY=default), each with --stats --clusters
+# --pairs under /usr/bin/time -v, then scores every
 # run against the exact ground truth with bench/check_accuracy.py. Prints a Markdown
 # table: run, parameters, wall seconds, peak RSS, recall@0.85, precision@0.75.
 #
@@ -43,6 +44,11 @@ run() {  # run NAME ARGS...: one dedup run and its row
   echo "| $name | ${*} | $wall | $rss | $recall | $precision | $(wc -l <"$p.pairs.tsv") |"
 }
 
+# Each method with every option at its default (ONLY=default runs these alone): the
+# per-method table of docs/user-guide.md.
+for m in minhash simhash bloom exact; do
+  run "default-$m" --method "$m"
+done
 run minhash --threshold 0.8
 run simhash --method simhash --hamming 3
 run exact --method exact --threshold 0.8

@@ -7,6 +7,7 @@
 #include "gpudedup/errors.hpp"
 #include "host/io/read/input_list.hpp"
 #include "host/io/compress/codecs.hpp"
+#include "host/io/read/record_formats.hpp"
 
 namespace gpudedup::mpi {
 
@@ -91,7 +92,7 @@ std::vector<ShareInput> describe_inputs(const InputOptions& input, int ranks) {
     one.paths = {p};
     const io::Input r = std::move(io::resolve_inputs(one).at(0));
     out[i].splittable = !r.spool && r.plain_bytes > 0 && !r.in_folder &&
-                        (r.format == InputFormat::jsonl || r.format == InputFormat::text) &&
+                        io::record_format(r.format).lines &&
                         io::codec_of_name(p) == nullptr;
   }
   return out;

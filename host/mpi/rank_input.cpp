@@ -9,6 +9,7 @@
 #include "host/io/read/input_list.hpp"
 #include "host/io/read/line_range_source.hpp"
 #include "host/mpi/owner_fetch.hpp"
+#include "host/io/read/record_formats.hpp"
 
 namespace gpudedup::mpi {
 
@@ -65,8 +66,8 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail:
     // A folder's files each have their format: a file read as one document keeps its path.
     std::vector<uint8_t> numbered;
     for (const io::Input& file : io::resolve_inputs(options)) {
-      numbered.push_back(file.format == InputFormat::text ||
-                         (file.format != InputFormat::directory && options.id_field.empty()));
+      const io::RecordFormat& f = io::record_format(file.format);
+      numbered.push_back((f.lines && !f.json) || (!f.whole_file && options.id_field.empty()));
     }
     in.file_first_doc.push_back(in.record_of.size());
     auto reader = std::make_unique<RecordReader>(options);

@@ -19,22 +19,14 @@
 #include "host/io/write/output_target.hpp"
 #include "host/io/write/temporary_files.hpp"
 #include "host/io/read/content_sniff.hpp"
+#include "host/io/read/record_formats.hpp"
 #include "host/io/parquet/parquet_table.hpp"
 
 namespace gpudedup::io {
 namespace fs = std::filesystem;
 namespace {
 
-const char* format_option(InputFormat f) {
-  switch (f) {
-    case InputFormat::jsonl: return "`input.format` jsonl";
-    case InputFormat::text: return "`input.format` text";
-    case InputFormat::directory: return "`input.format` dir";
-    case InputFormat::parquet: return "`input.format` parquet";
-    case InputFormat::automatic: break;
-  }
-  return "`input.format` auto";
-}
+std::string format_option(InputFormat f) { return std::string("`input.format` ") + record_format(f).option; }
 
 /// A Parquet input: its content must be Parquet, in a regular file (random access), and
 /// this build must read it. Its footer and columns are checked now; a file that fails is
@@ -158,7 +150,7 @@ void apply_line_range(std::vector<Input>& inputs, const InputOptions& options) {
                       std::to_string(inputs.size()) + " files; give one JSONL or text file");
   }
   Input& in = inputs[0];
-  if (in.spool || in.plain_bytes == 0 || (in.format != InputFormat::jsonl && in.format != InputFormat::text)) {
+  if (in.spool || in.plain_bytes == 0 || !record_format(in.format).lines) {
     throw usage_error(in.name + ": `input.line_range` reads a part of an uncompressed regular JSONL or text file "
                       "only (a compressed file, a pipe or Parquet is read whole)");
   }
@@ -180,8 +172,8 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
     if (path == "-") {
       if (stdin_seen) throw usage_error("- (stdin) is given twice; stdin can be read only once");
       stdin_seen = true;
-      if (options.format == InputFormat::directory || options.format == InputFormat::parquet)
-        throw usage_error(std::string("- (stdin) cannot be read with ") + format_option(options.format) +
+      if (options.format != InputFormat::automatic && !record_format(options.format).lines)
+        throw usage_error("- (stdin) cannot be read with " + format_option(options.format) +
                           "; use `input.format` jsonl or text (a Parquet file is read from its path: it needs random access)");
       in.name = "<stdin>";
       in.relative = "stdin";
@@ -230,12 +222,9 @@ std::vector<Input> resolve_inputs(const InputOptions& options) {
   refuse_if_all_unusable(inputs);
   if (!options.meta_field.empty()) {
     for (const auto& in : inputs) {
-      if (in.format == InputFormat::jsonl) continue;
+      if (record_format(in.format).json) continue;
       throw usage_error("`input.meta_field` " + options.meta_field + " reads a JSON array field of JSONL records, but " +
-                        in.name + " is read as " +
-                        (in.format == InputFormat::directory ? "one document (a folder's file)"
-                         : in.format == InputFormat::parquet ? "Parquet"
-                                                             : "text") +
+                        in.name + " is read as " + record_format(in.format).read_as +
                         "; give JSONL input (.jsonl, .json, .ndjson, or `input.format` jsonl)");
     }
   }

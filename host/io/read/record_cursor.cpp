@@ -6,6 +6,7 @@
 
 #include "host/io/read/line_reader.hpp"
 #include "host/io/read/content_sniff.hpp"
+#include "host/io/read/record_formats.hpp"
 
 namespace gpudedup::io {
 namespace {
@@ -32,7 +33,7 @@ class LineCursor : public RecordCursor {
         if (line.size() == 3 && lines_.bytes_read() == 3) return false;
         line.remove_prefix(3);
       }
-      if (input_.format == InputFormat::jsonl && is_blank(line)) {
+      if (record_format(input_.format).json && is_blank(line)) {
         ++blank_;
         continue;
       }
@@ -91,7 +92,7 @@ class WholeFileCursor : public RecordCursor {
 }  // namespace
 
 std::unique_ptr<RecordCursor> open_cursor(Input& input, bool first_pass, size_t chunk_bytes) {
-  if (input.format == InputFormat::directory) return std::make_unique<WholeFileCursor>(input, chunk_bytes);
+  if (record_format(input.format).whole_file) return std::make_unique<WholeFileCursor>(input, chunk_bytes);
   return std::make_unique<LineCursor>(input, first_pass, chunk_bytes);
 }
 

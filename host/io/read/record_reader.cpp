@@ -22,6 +22,7 @@
 #include "host/io/read/record_chunk.hpp"
 #include "host/io/read/record_cursor.hpp"
 #include "host/io/write/write_failure.hpp"
+#include "host/io/read/record_formats.hpp"
 
 namespace gpudedup {
 namespace {
@@ -81,7 +82,7 @@ struct RecordReader::Impl {
   bool next_raw(io::RawRecord& r) {
     while (current < inputs.size()) {
       io::Input& in = inputs[current];
-      if (in.format == InputFormat::parquet) return false;
+      if (io::record_format(in.format).columns) return false;
       try {
         if (!in.problem.empty()) throw data_error(in.name + ": " + in.problem);
         if (!cursor) cursor = io::open_cursor(in, true, io::kDefaultChunkBytes);
@@ -177,7 +178,7 @@ struct RecordReader::Impl {
         if (!next_raw(r)) break;
         c.records.add(r.bytes);
         c.input.push_back(uint32_t(current));
-        c.jsonl.push_back(inputs[current].format == InputFormat::jsonl);
+        c.jsonl.push_back(io::record_format(inputs[current].format).json);
         c.line.push_back(r.line);
         ++numbered;
       }
@@ -230,9 +231,9 @@ struct RecordReader::Impl {
     } else {
       const size_t k = pc.usable++;
       batch.docs.add(s.texts.text(k));
-      if (in.format == InputFormat::jsonl && !options.id_field.empty()) {
+      if (io::record_format(in.format).json && !options.id_field.empty()) {
         batch.ids.emplace_back(s.ids.text(k));
-      } else if (in.format == InputFormat::directory) {
+      } else if (io::record_format(in.format).whole_file) {
         batch.ids.push_back(in.relative);
       } else {
         batch.ids.push_back(std::to_string(number));
@@ -285,7 +286,7 @@ struct RecordReader::Impl {
   /// Adds record `number` to the batch, or counts it as skipped.
   void take(const io::RawRecord& r, uint64_t number, InputBatch& batch) {
     const io::Input& in = inputs[current];
-    if (in.format == InputFormat::jsonl) {
+    if (io::record_format(in.format).json) {
       if (!jsonl.parse(r.bytes, fields, problem)) return bad_record(r);
       batch.docs.add(fields.text);
       batch.ids.emplace_back(options.id_field.empty() ? std::to_string(options.first_record_number + number)
@@ -295,7 +296,7 @@ struct RecordReader::Impl {
       }
     } else {
       batch.docs.add(r.bytes);
-      batch.ids.emplace_back(in.format == InputFormat::directory ? std::string(r.id)
+      batch.ids.emplace_back(io::record_format(in.format).whole_file ? std::string(r.id)
                                                               : std::to_string(options.first_record_number + number));
     }
     batch.meta.end_set();  // missing field, null, or not JSONL: an empty set
@@ -380,7 +381,7 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep, std::ostream& ou
   if (format == KeptFormat::parquet) {
     std::vector<io::ParquetKeptInput> inputs;
     for (const auto& input : m.inputs) {
-      GD_EXPECTS(input.format == InputFormat::parquet,
+      GD_EXPECTS(io::record_format(input.format).columns,
                  "Parquet output needs Parquet inputs, but " + input.name + " is not one (see kept_format)");
       inputs.push_back({input.path, !input.unusable.empty(), input.records});
     }
@@ -413,7 +414,7 @@ void RecordReader::write_kept(const std::vector<uint8_t>& keep,
   for (size_t f = 0; f < m.inputs.size(); ++f) {
     io::Input& input = m.inputs[f];
     KeptSink* sink = sink_for(f);
-    if (input.format == InputFormat::parquet) {
+    if (io::record_format(input.format).columns) {
       if (sink && input.records > 0)
         throw usage_error(input.name + ": the kept rows of a Parquet file are written as Parquet, not as lines; name "
                           "the output NAME.parquet and give only Parquet inputs, or use --output-dir");
@@ -439,7 +440,7 @@ void RecordReader::write_kept_parquet(size_t file, const std::vector<uint8_t>& k
   const auto& m = *impl_;
   GD_EXPECTS(m.exhausted, "RecordReader::write_kept_parquet: read the input to the end with next() first");
   const io::Input& input = m.inputs.at(file);
-  GD_EXPECTS(input.format == InputFormat::parquet && input.unusable.empty(),
+  GD_EXPECTS(io::record_format(input.format).columns && input.unusable.empty(),
              "RecordReader::write_kept_parquet: " + input.name + " is not a readable Parquet file");
   GD_EXPECTS(input.first_record + input.records <= keep.size(), "RecordReader::write_kept_parquet: `keep` is too short");
   const auto first = keep.begin() + std::ptrdiff_t(input.first_record);
@@ -463,7 +464,7 @@ void RecordReader::read_texts(const std::vector<uint8_t>& wanted,
     bool any = false;
     for (uint64_t r = first; r < end && !any; ++r) any = wants(r);
     if (!any) continue;  // not opened at all
-    if (input.format == InputFormat::parquet) {
+    if (io::record_format(input.format).columns) {
       io::ParquetRecords rows(input.path, io::ParquetColumns{m.options.text_field, m.options.id_field});
       InputBatch batch;
       uint64_t at = first;
@@ -484,7 +485,7 @@ void RecordReader::read_texts(const std::vector<uint8_t>& wanted,
     for (uint64_t r = first; r < end; ++r) {
       if (!cursor->next(raw)) throw changed_input(input, kReplayNote);
       if (!wants(r)) continue;
-      if (input.format != InputFormat::jsonl) {
+      if (!io::record_format(input.format).json) {
         use(r, raw.bytes);
       } else if (parser.parse(raw.bytes, fields, problem)) {
         use(r, fields.text);
@@ -503,8 +504,8 @@ std::vector<InputFile> RecordReader::files() const {
     InputFile f;
     f.path = in.path;
     f.relative = in.relative;
-    f.whole_document = in.format == InputFormat::directory;
-    f.parquet = in.format == InputFormat::parquet;
+    f.whole_document = io::record_format(in.format).whole_file;
+    f.parquet = io::record_format(in.format).columns;
     f.skipped = in.skipped;
     f.first_record = in.first_record;
     f.records = in.records;
