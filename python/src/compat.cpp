@@ -11,6 +11,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
+#include "numpy_of.hpp"
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/xxhash64.hpp"
 #include "gpudedup/errors.hpp"
@@ -22,6 +23,8 @@ namespace gpudedup::python {
 namespace {
 
 using Values = nb::ndarray<uint32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Hashes = nb::ndarray<const uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using KeyRows = nb::ndarray<const uint64_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 
 /// The bytes of a token: bytes as they are, str as UTF-8. @throws nb::type_error otherwise.
 std::string_view token_bytes(nb::handle token, size_t j) {
@@ -53,6 +56,22 @@ void minhash_update(Values values, uint64_t seed, nb::handle tokens) {
   }
 }
 
+/// Folds 64-bit token hashes given by the caller (a hashfunc's results) into `values`,
+/// each as the engine folds its own XXH64 of a token.
+void minhash_update_hashes(Values values, uint64_t seed, Hashes hashes) {
+  const uint32_t p = uint32_t(values.shape(0));
+  std::vector<uint64_t> a(p), b(p);
+  detail::make_permutations(seed, p, a.data(), b.data());
+  for (size_t j = 0; j < hashes.shape(0); ++j) detail::minhash_update(values.data(), a.data(), b.data(), p, hashes(j));
+}
+
+/// The permutation parameters (a, b) of `num_perm` values and `seed`, as a (2, num_perm) array.
+nb::object minhash_permutations(uint64_t seed, uint32_t num_perm) {
+  std::vector<uint64_t> ab(size_t(num_perm) * 2);
+  detail::make_permutations(seed, num_perm, ab.data(), ab.data() + num_perm);
+  return numpy_of(std::move(ab), {2, num_perm});
+}
+
 /// LSH buckets of MinHash signatures: document d lands in one bucket per band, keyed by the
 /// engine's band key; two signatures are candidates when they share a bucket.
 class LshBuckets {
@@ -68,15 +87,70 @@ class LshBuckets {
   /// Adds a signature. @return its document number.
   uint32_t insert(Values values) {
     check(values);
-    const uint32_t d = uint32_t(removed_.size());
-    keys_.resize(keys_.size() + bands_);
+    std::vector<uint64_t> keys(bands_);
     for (uint32_t band = 0; band < bands_; ++band) {
-      const uint64_t key = detail::band_key(values.data() + size_t(band) * rows_, rows_, band);
-      keys_[size_t(d) * bands_ + band] = key;
-      buckets_[band][key].push_back(d);
+      keys[band] = detail::band_key(values.data() + size_t(band) * rows_, rows_, band);
     }
-    removed_.push_back(0);
-    return d;
+    return add(keys.data());
+  }
+
+  /// Adds one document per row of band keys (what live() gives: a merge, an unpickling).
+  /// @return the document number of the first row; the others follow it.
+  uint32_t insert_keys(KeyRows rows) {
+    if (rows.shape(1) != bands_) {
+      throw usage_error("band keys: " + std::to_string(rows.shape(1)) + " per row given, this LSH has " +
+                        std::to_string(bands_) + " bands");
+    }
+    const uint32_t first = uint32_t(removed_.size());
+    for (size_t i = 0; i < rows.shape(0); ++i) add(rows.data() + i * bands_);
+    return first;
+  }
+
+  /// The band keys of a signature, one per band.
+  nb::object band_keys(Values values) const {
+    check(values);
+    std::vector<uint64_t> keys(bands_);
+    for (uint32_t band = 0; band < bands_; ++band) {
+      keys[band] = detail::band_key(values.data() + size_t(band) * rows_, rows_, band);
+    }
+    return numpy_of(std::move(keys), {bands_});
+  }
+
+  /// The band keys of document d, one per band.
+  nb::object doc_keys(uint32_t d) const {
+    live_doc(d);
+    std::vector<uint64_t> keys(keys_.begin() + size_t(d) * bands_, keys_.begin() + size_t(d + 1) * bands_);
+    return numpy_of(std::move(keys), {bands_});
+  }
+
+  /// The documents not removed, in order, and their band keys (rows of `bands` keys).
+  nb::tuple live() const {
+    std::vector<uint32_t> docs;
+    std::vector<uint64_t> keys;
+    for (uint32_t d = 0; d < removed_.size(); ++d) {
+      if (removed_[d]) continue;
+      docs.push_back(d);
+      keys.insert(keys.end(), keys_.begin() + size_t(d) * bands_, keys_.begin() + size_t(d + 1) * bands_);
+    }
+    const size_t n = docs.size();
+    return nb::make_tuple(numpy_of(std::move(docs), {n}), numpy_of(std::move(keys), {n, bands_}));
+  }
+
+  /// The documents in the bucket `key` of `band` (empty when there is none).
+  std::vector<uint32_t> bucket(uint32_t band, uint64_t key) const {
+    check_band(band);
+    const auto it = buckets_[band].find(key);
+    return it == buckets_[band].end() ? std::vector<uint32_t>{} : it->second;
+  }
+
+  /// The keys of the buckets of `band` that hold a document.
+  nb::object bucket_keys(uint32_t band) const {
+    check_band(band);
+    std::vector<uint64_t> keys;
+    keys.reserve(buckets_[band].size());
+    for (const auto& kv : buckets_[band]) keys.push_back(kv.first);
+    const size_t n = keys.size();
+    return numpy_of(std::move(keys), {n});
   }
 
   /// Document numbers sharing a bucket with the signature, each once, in order.
@@ -95,7 +169,7 @@ class LshBuckets {
 
   /// Takes document d out of its buckets.
   void remove(uint32_t d) {
-    if (d >= removed_.size() || removed_[d]) throw nb::key_error(("document " + std::to_string(d)).c_str());
+    live_doc(d);
     removed_[d] = 1;
     for (uint32_t band = 0; band < bands_; ++band) {
       auto& bucket = buckets_[band][keys_[size_t(d) * bands_ + band]];
@@ -108,6 +182,19 @@ class LshBuckets {
   uint32_t rows() const { return rows_; }
 
  private:
+  uint32_t add(const uint64_t* keys) {
+    const uint32_t d = uint32_t(removed_.size());
+    keys_.insert(keys_.end(), keys, keys + bands_);
+    for (uint32_t band = 0; band < bands_; ++band) buckets_[band][keys[band]].push_back(d);
+    removed_.push_back(0);
+    return d;
+  }
+  void live_doc(uint32_t d) const {
+    if (d >= removed_.size() || removed_[d]) throw nb::key_error(("document " + std::to_string(d)).c_str());
+  }
+  void check_band(uint32_t band) const {
+    if (band >= bands_) throw nb::index_error(("band " + std::to_string(band) + " of " + std::to_string(bands_)).c_str());
+  }
   void check(const Values& v) const {
     if (v.shape(0) != num_perm_) {
       throw usage_error("`minhash.num_perm`: the MinHash has " + std::to_string(v.shape(0)) +
@@ -124,6 +211,8 @@ class LshBuckets {
 
 void bind_compat(nb::module_& m) {
   m.def("minhash_update", &minhash_update, nb::arg("values"), nb::arg("seed"), nb::arg("tokens"));
+  m.def("minhash_update_hashes", &minhash_update_hashes, nb::arg("values"), nb::arg("seed"), nb::arg("hashes"));
+  m.def("minhash_permutations", &minhash_permutations, nb::arg("seed"), nb::arg("num_perm"));
   m.def("choose_lsh_params", [](double threshold, uint32_t num_perm, double fp_weight, double fn_weight) {
     if (!(threshold > 0 && threshold <= 1)) throw usage_error("`threshold` must be in (0, 1], got " + std::to_string(threshold));
     if (num_perm == 0) throw usage_error("`minhash.num_perm` must be at least 1");
@@ -135,6 +224,12 @@ void bind_compat(nb::module_& m) {
       .def("insert", &LshBuckets::insert, nb::arg("values"))
       .def("query", &LshBuckets::query, nb::arg("values"))
       .def("remove", &LshBuckets::remove, nb::arg("doc"))
+      .def("insert_keys", &LshBuckets::insert_keys, nb::arg("rows"))
+      .def("band_keys", &LshBuckets::band_keys, nb::arg("values"))
+      .def("doc_keys", &LshBuckets::doc_keys, nb::arg("doc"))
+      .def("live", &LshBuckets::live)
+      .def("bucket", &LshBuckets::bucket, nb::arg("band"), nb::arg("key"))
+      .def("bucket_keys", &LshBuckets::bucket_keys, nb::arg("band"))
       .def_prop_ro("bands", &LshBuckets::bands)
       .def_prop_ro("rows", &LshBuckets::rows);
 }

@@ -98,9 +98,15 @@ def test_a_bool_is_refused_by_compat():
 
 def test_bulk_refuses_what_the_constructor_refuses():
     with pytest.raises(ValueError, match="hashfunc"):
-        MinHash.bulk([["a", "b"]], hashfunc=hash)
+        MinHash.bulk([["a", "b"]], hashfunc="sha1")
     with pytest.raises(ValueError, match="hashfunc"):
-        MinHash.bulk([], hashfunc=hash)
+        MinHash.bulk([], hashfunc="sha1")
+    with pytest.raises(ValueError, match=r"hashfunc gave -1 \(int\) for the token 'b'"):
+        MinHash.bulk([["a", "b"]], hashfunc=lambda t: 7 if t == "a" else -1)
+    by_hashfunc = MinHash.bulk([[1, 2], [3]], num_perm=16, hashfunc=int)
+    one = MinHash(num_perm=16, hashfunc=int)
+    one.update_batch([1, 2])
+    assert by_hashfunc[0] == one and by_hashfunc[1].hashfunc is int
     with pytest.raises(TypeError, match="num_perms"):
         MinHash.bulk([["a", "b"]], num_perms=64)
     with pytest.raises(TypeError, match="num_perms"):

@@ -1,0 +1,1 @@
+"""datasketch's own tests, from its pinned sdist, run against gpudedup.compat (see suite.py)."""
