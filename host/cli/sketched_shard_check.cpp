@@ -40,20 +40,20 @@ SketchedInput parse_sketched_input(const std::vector<std::string_view>& f, const
 void check_sketched_shard(const std::vector<InputFile>& read, const std::vector<SketchedInput>& sketched,
                           const std::string& shard, const std::string& removed_path) {
   const size_t common = std::min(read.size(), sketched.size());
+  // Position by position: the same records and bytes in the same order make the list's
+  // record numbers name the same records, whatever path the files are given by now
+  // (`--shard NAME` with another spelling of the inputs).
   for (size_t i = 0; i < common; ++i) {
     const InputFile& now = read[i];
     const SketchedInput& then = sketched[i];
-    if (now.path != then.path) {
-      changed(shard + ": its file " + std::to_string(i + 1) + " is " + now.path + " where the sketch read " + then.path,
-              removed_path, then.line);
-    }
+    const std::string name = now.path + (now.path == then.path ? "" : " (the sketch read " + then.path + ")");
     if (now.records != then.records) {
-      changed(now.path + " has " + std::to_string(now.records) + " records where the sketch read " +
+      changed(name + " has " + std::to_string(now.records) + " records where the sketch read " +
                   std::to_string(then.records),
               removed_path, then.line);
     }
     // No checksum now where the sketch had one: the file can no longer be read to its end.
-    if (then.checksum && now.checksum != then.checksum) changed(now.path, removed_path, then.line);
+    if (then.checksum && now.checksum != then.checksum) changed(name, removed_path, then.line);
   }
   if (read.size() != sketched.size()) {
     const std::string which = read.size() > sketched.size() ? read[common].path + " is new"

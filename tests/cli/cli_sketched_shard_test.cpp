@@ -65,15 +65,22 @@ TEST_F(CliSketchedShard, AnUnchangedShardIsFilteredAsBefore) {
   auto r = run_cli("dedup -q --input-format jsonl " + path("a.jsonl") + " " + path("b.jsonl") + " -o " +
                    path("one.jsonl"));
   ASSERT_EQ(r.code, 0) << r.err;
-  std::string kept;
+  std::string kept, kept_a;
   for (const char* s : {"a", "b"}) {
     r = filter(path(s) + ".jsonl");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.err.find("note"), std::string::npos) << r.err;
     kept += read_file(path("kept.jsonl"));
+    if (kept_a.empty()) kept_a = kept;
   }
   EXPECT_LT(kept.size(), a_.size() + b_.size()) << "some records were removed";
   EXPECT_EQ(kept, read_file(path("one.jsonl")));
+  // The same bytes by another path, with --shard naming the shard as it was sketched.
+  std::filesystem::create_directory(path("sub"));
+  r = run_cli("filter -q " + path("sub/../a.jsonl") + " --shard " + path("a.jsonl") + " --removed " +
+              path("removed.tsv") + " -o " + path("again.jsonl"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_file(path("again.jsonl")), kept_a);
 }
 
 TEST_F(CliSketchedShard, AShuffledShardWithTheSameRecordCountIsRefused) {
