@@ -30,6 +30,8 @@ const char* filter_help =
     "gpudedup sketch per shard, gpudedup dedup --from-sketches, then this per shard).\n"
     "Give the shard's inputs as they were given to gpudedup sketch, with the same input\n"
     "options; the lines of the list whose shard column names them are this shard's.\n"
+    "A shard that is not, byte for byte, the one gpudedup sketch read is refused before\n"
+    "anything is written (the list carries each shard's content checksums).\n"
     "\nexample:\n"
     "  gpudedup filter shards/part-003.jsonl --removed removed.tsv -o kept/part-003.jsonl\n"
     "  gpudedup filter shards/part-003/ --removed removed.tsv --output-dir kept/part-003/\n";
