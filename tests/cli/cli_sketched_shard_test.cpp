@@ -137,5 +137,15 @@ TEST_F(CliSketchedShard, AVersion3SketchFileIsFilteredWithANote) {
             std::string::npos) << r.err;
 }
 
+TEST_F(CliSketchedShard, ASketchFileCutInItsInputTableIsRefusedNamingIt) {
+  const std::string bytes = read_file(path("a.sketch"));
+  const size_t table = 64 + path("a.jsonl").size();  // the header, then the shard name
+  test_support::write_file(path("cut.sketch"), bytes.substr(0, table + 10));
+  const auto r = run_cli("dedup -q --from-sketches " + path("cut.sketch") + " --removed " + path("cut.tsv"));
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find(path("cut.sketch") + ": truncated or corrupt in its input table"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(path("cut.tsv")));
+}
+
 }  // namespace
 }  // namespace gpudedup
