@@ -57,11 +57,14 @@ def read_sketch(path):
     if data[:8] != b"GDSKETCH":
         sys.exit(f"{path}: not a gpudedup sketch file")
     version, P = struct.unpack_from("<II", data, 8)
-    if version != 3:
-        sys.exit(f"{path}: sketch file version {version}, this script reads 3")
+    if version not in (3, 4):
+        sys.exit(f"{path}: sketch file version {version}, this script reads 3 and 4")
     n = struct.unpack_from("<Q", data, 40)[0]
     shard_name = struct.unpack_from("<I", data, 56)[0]
     at = 64 + shard_name
+    inputs = struct.unpack_from("<I", data, 60)[0] if version >= 4 else 0
+    for _ in range(inputs):  # the input table: path, records, checksum flag and value
+        at += 4 + struct.unpack_from("<I", data, at)[0] + 17
     sigs = {}
     for _ in range(n):
         length = struct.unpack_from("<I", data, at)[0]

@@ -62,7 +62,8 @@ void add_dedup_options(cxxopts::Options& o) {
      cxxopts::value<std::string>()->default_value("first"));
   o.add_options("Staged route")
     ("from-sketches", "the inputs are sketch files of gpudedup sketch, one per shard, in the order of one run "
-                      "over all the shards; --removed gains the shard and record columns gpudedup filter reads");
+                      "over all the shards; --removed gains the shard and record columns and the shards' content "
+                      "checksums (#input lines), which gpudedup filter reads");
   o.add_options("Output")
     ("o,output", "kept records, byte-for-byte, in input order; - is stdout; NAME.zst or NAME.gz compresses",
      cxxopts::value<std::string>())

@@ -11,11 +11,13 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/io.hpp"
+#include "gpudedup/sketch_file.hpp"
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_reporter.hpp"
 #include "host/cli/shard_name.hpp"
+#include "host/cli/sketched_shard_check.hpp"
 #include "host/cli/skipped_report.hpp"
 #include "host/io/write/kept_sink.hpp"
 #include "host/io/write/shard_outputs.hpp"
@@ -28,6 +30,8 @@ const char* filter_help =
     "gpudedup sketch per shard, gpudedup dedup --from-sketches, then this per shard).\n"
     "Give the shard's inputs as they were given to gpudedup sketch, with the same input\n"
     "options; the lines of the list whose shard column names them are this shard's.\n"
+    "A shard that is not, byte for byte, the one gpudedup sketch read is refused before\n"
+    "anything is written (the list carries each shard's content checksums).\n"
     "\nexample:\n"
     "  gpudedup filter shards/part-003.jsonl --removed removed.tsv -o kept/part-003.jsonl\n"
     "  gpudedup filter shards/part-003/ --removed removed.tsv --output-dir kept/part-003/\n";
@@ -56,6 +60,7 @@ struct Removal {
 /// The removed list's lines for `shard`, by record number.
 struct RemovedLines {
   std::unordered_map<uint64_t, Removal> by_record;
+  std::vector<SketchedInput> inputs;    ///< the shard's `#input` lines: what the sketch read
   uint64_t other_shards = 0;            ///< lines naming another shard
   std::vector<std::string> shard_names; ///< the first few other shard names, for a hint
 };
@@ -72,16 +77,24 @@ RemovedLines read_removed(const std::string& path, const std::string& shard) {
       f.push_back(rest.substr(0, tab));
     f.push_back(rest);
     const std::string where = path + ":" + std::to_string(n) + ": ";
-    if (f.size() != 4) {
+    const bool input_line = f.size() == 5 && f[0] == removed_list_input_marker;
+    if (f.size() != 4 && !input_line) {
       throw usage_error(where + std::to_string(f.size()) +
                         " columns; filter reads the removed list of gpudedup dedup --from-sketches "
                         "(id, duplicate_of, shard, record)");
     }
-    const std::string name = unescape_tsv(f[2]);
+    const std::string name = unescape_tsv(f[input_line ? 1 : 2]);
     if (name != shard) {
       ++out.other_shards;
       if (out.shard_names.size() < 3 && std::find(out.shard_names.begin(), out.shard_names.end(), name) == out.shard_names.end())
         out.shard_names.push_back(name);
+      continue;
+    }
+    if (input_line) {
+      SketchedInput in = parse_sketched_input(f, where);
+      in.path = unescape_tsv(f[2]);
+      in.line = n;
+      out.inputs.push_back(std::move(in));
       continue;
     }
     uint64_t record = 0;
@@ -162,6 +175,8 @@ int run_filter(int argc, char** argv) {
     }
   }
   keep.resize(reader.stats().records, 0);
+  // Before a byte is written: record numbers of another content would drop other records.
+  if (!removed.inputs.empty()) check_sketched_shard(reader.files(), removed.inputs, shard, removed_path);
   uint64_t missing = 0;
   for (const auto& [record, x] : removed.by_record) {
     if (x.found) continue;
@@ -199,6 +214,13 @@ int run_filter(int argc, char** argv) {
   if (not_found > reports.size()) {
     std::fprintf(stderr, "gpudedup filter: ... and %llu more lines not found\n",
                  (unsigned long long)(not_found - reports.size()));
+  }
+  if (removed.inputs.empty()) {
+    std::fprintf(stderr,
+                 "gpudedup filter: note: %s carries no content checksum of shard '%s' (its sketch file is of "
+                 "version 3, or the list was made by an older gpudedup): filter cannot check that the shard is the "
+                 "one gpudedup sketch read; sketch it again and run dedup --from-sketches again to get the check\n",
+                 removed_path.c_str(), shard.c_str());
   }
   if (removed.by_record.empty() && removed.other_shards > 0) {
     std::string names;

@@ -51,6 +51,14 @@ InputStats write_simhash_tsv(const Config& config, const InputOptions& input, si
   return reader.stats();
 }
 
+/// The shard's input files as the reader has read them so far: `gpudedup filter` compares
+/// their checksums with the shard it is given.
+std::vector<SketchInput> sketch_inputs(const RecordReader& reader) {
+  std::vector<SketchInput> inputs;
+  for (const InputFile& f : reader.files()) inputs.push_back({f.path, f.records, f.checksum});
+  return inputs;
+}
+
 /// The binary sketch file of docs/formats.md, or `id<TAB>P hex values` with --format tsv.
 InputStats write_minhash(const Config& config, const InputOptions& input, size_t per_batch, bool tsv,
                          std::ostream& out, ProgressReporter& progress) {
@@ -61,6 +69,7 @@ InputStats write_minhash(const Config& config, const InputOptions& input, size_t
   // Record-number ids are renumbered by a run over several shards; ids from a field or
   // file names are kept as they are.
   header.ids_are_record_numbers = input.id_field.empty();
+  header.inputs = sketch_inputs(reader);  // the paths now, counts and checksums at the end
   if (!tsv) write_sketch_header(out, header);
   InputBatch batch;
   std::vector<uint32_t> set_sizes;
@@ -91,6 +100,7 @@ InputStats write_minhash(const Config& config, const InputOptions& input, size_t
   }
   if (!tsv) {
     header.records = reader.stats().records;
+    header.inputs = sketch_inputs(reader);
     out.seekp(0);  // the counts are known only now
     write_sketch_header(out, header);
   }

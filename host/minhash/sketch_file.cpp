@@ -1,4 +1,6 @@
-// Sketch file: little-endian, fixed 64-byte header, the shard name, then records
+// Sketch file: little-endian, fixed 64-byte header, the shard name, from version 4 the input
+// table (per input: u32 path length, path bytes, u64 records, u8 checksum known, u64
+// checksum), then records
 //   u32 id length, id bytes, u64 record, u64 text bytes, u32 set size, num_perm x u32 values.
 #include "gpudedup/sketch_file.hpp"
 
@@ -16,6 +18,7 @@ namespace {
 constexpr size_t header_bytes = 64;
 constexpr uint32_t max_name_bytes = 1u << 20;  // ids and shard names; more is a corrupt file
 constexpr size_t record_fixed_bytes = 20;       // record number, text bytes, set size
+constexpr size_t input_fixed_bytes = 17;        // records, checksum known, checksum
 
 template <class T>
 void put(std::string& buf, T v) {
@@ -63,8 +66,18 @@ void write_sketch_header(std::ostream& out, const SketchHeader& h) {
   put<uint64_t>(buf, h.documents);
   put<uint64_t>(buf, h.records);
   put<uint32_t>(buf, uint32_t(h.shard.size()));
+  const bool table = h.version >= 4;
+  if (table) put<uint32_t>(buf, uint32_t(h.inputs.size()));
   buf.resize(header_bytes, '\0');
   buf += h.shard;
+  for (size_t i = 0; table && i < h.inputs.size(); ++i) {
+    const SketchInput& in = h.inputs[i];
+    put<uint32_t>(buf, uint32_t(in.path.size()));
+    buf += in.path;
+    put<uint64_t>(buf, in.records);
+    put<uint8_t>(buf, in.checksum ? 1 : 0);
+    put<uint64_t>(buf, in.checksum.value_or(0));
+  }
   out.write(buf.data(), std::streamsize(buf.size()));
 }
 
@@ -105,9 +118,10 @@ SketchFileReader::SketchFileReader(const std::string& path) : impl_(std::make_un
     throw data_error(path + ": not a gpudedup sketch file (bad magic or shorter than its header)");
   }
   h.version = get<uint32_t>(hb + 8);
-  if (h.version != sketch_file_version) {
+  if (h.version < sketch_file_oldest_version || h.version > sketch_file_version) {
     throw data_error(path + ": sketch file version " + std::to_string(h.version) + ", this program reads " +
-                     std::to_string(sketch_file_version) + ": run this gpudedup sketch on its shard again");
+                     std::to_string(sketch_file_oldest_version) + " to " + std::to_string(sketch_file_version) +
+                     ": run this gpudedup sketch on its shard again");
   }
   h.num_perm = get<uint32_t>(hb + 12);
   if (h.num_perm < 1 || h.num_perm > 4096) {
@@ -136,6 +150,23 @@ SketchFileReader::SketchFileReader(const std::string& path) : impl_(std::make_un
   }
   h.shard.resize(shard_len);
   if (!in.read(h.shard.data(), std::streamsize(shard_len))) throw data_error(path + ": truncated in its shard name");
+  // Read entry by entry: a corrupt count ends at the end of the file, not in a huge allocation.
+  const uint32_t input_count = h.version >= 4 ? get<uint32_t>(hb + 60) : 0;
+  for (uint32_t i = 0; i < input_count; ++i) {
+    unsigned char len[4], fixed[input_fixed_bytes];
+    SketchInput input;
+    if (!in.read(reinterpret_cast<char*>(len), 4) || get<uint32_t>(len) > max_name_bytes) {
+      throw data_error(path + ": truncated or corrupt in its input table (input " + std::to_string(i) + ")");
+    }
+    input.path.resize(get<uint32_t>(len));
+    if (!in.read(input.path.data(), std::streamsize(input.path.size())) ||
+        !in.read(reinterpret_cast<char*>(fixed), input_fixed_bytes) || fixed[8] > 1) {
+      throw data_error(path + ": truncated or corrupt in its input table (input " + std::to_string(i) + ")");
+    }
+    input.records = get<uint64_t>(fixed);
+    if (fixed[8]) input.checksum = get<uint64_t>(fixed + 9);
+    h.inputs.push_back(std::move(input));
+  }
   s.buf.resize(record_fixed_bytes + 4 * size_t(h.num_perm));
 }
 

@@ -3,6 +3,8 @@
 // records of a shard after all those of the shards before it; record-number ids
 // renumbered), so its answer — removed list, pairs, clusters, every keep policy — is
 // that run's.
+#include <cstdio>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -58,6 +60,26 @@ struct Origins {
   std::vector<uint32_t> file_of;     ///< per document
   std::vector<uint64_t> record_of;   ///< per document, within its shard
 };
+
+/// The shard's input table, ahead of the removed documents, so that `gpudedup filter`
+/// checks by default that it is given the bytes the sketch read (none for a version 3
+/// file: filter then says it cannot check).
+void write_input_lines(std::ostream& out, const SketchHeader& h) {
+  char hex[20];
+  for (const SketchInput& in : h.inputs) {
+    out << removed_list_input_marker << '\t';
+    write_tsv_field(out, h.shard);
+    out << '\t';
+    write_tsv_field(out, in.path);
+    out << '\t' << in.records << '\t';
+    if (in.checksum) {
+      std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(*in.checksum));
+      out << hex << '\n';
+    } else {
+      out << "-\n";
+    }
+  }
+}
 
 }  // namespace
 
@@ -143,6 +165,7 @@ DedupSummary run_dedup_from_sketches(const DedupJob& job, const ProgressCallback
   if (progress) progress({"write", engine.size(), 0, 0, seconds_since(t_start)});
   const auto t_write = stage_clock::now();
   write_output(files, "outputs.removed", [&](std::ostream& out) {
+    for (const SketchHeader& h : headers) write_input_lines(out, h);
     write_removed(out, s.result, ids, [&](std::ostream& o, uint32_t d) {
       o.put('\t');
       write_tsv_field(o, from.shards[from.file_of[d]]);

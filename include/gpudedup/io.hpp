@@ -7,6 +7,7 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -109,6 +110,10 @@ struct InputFile {
   bool skipped = false;         ///< could not be read (InputStats::file_reports); after the first pass
   uint64_t first_record = 0;    ///< its first record's number; after the first pass
   uint64_t records = 0;         ///< its records (documents + skipped); after the first pass
+  /// XXH3-64 of its bytes as the first pass read them (docs/input.md, "An input that
+  /// changes during a run"); empty for a stream and a file not read to its end. After the
+  /// first pass: what `gpudedup sketch` records and `gpudedup filter` compares.
+  std::optional<uint64_t> checksum;
 };
 
 /// Where kept records go: the output seam, one per output format (plain, zstd, gzip lines;

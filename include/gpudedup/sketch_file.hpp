@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,25 @@ constexpr char sketch_file_magic[8] = {'G', 'D', 'S', 'K', 'E', 'T', 'C', 'H'};
 /// shard's record count, how its ids were made and its name: what `dedup --from-sketches`
 /// needs to give the answer of one run over every shard (the staged route); and the
 /// normalization and the tokenizer the signatures were made with.
-constexpr uint32_t sketch_file_version = 3;
+/// 4: the header is followed by each input file's path, record count and content checksum,
+/// so that `gpudedup filter` can tell that a shard is the one the sketch read.
+constexpr uint32_t sketch_file_version = 4;
+/// The oldest version read: 3 files have no input table (SketchHeader::inputs is empty).
+constexpr uint32_t sketch_file_oldest_version = 3;
+
+/// One input file of the shard, as the sketch pass read it.
+struct SketchInput {
+  std::string path;       ///< as read: the path given, or folder/relative for a folder's file
+  uint64_t records = 0;   ///< records the pass took from it (documents and skipped records)
+  /// XXH3-64 of its bytes as read (docs/input.md, "An input that changes during a run");
+  /// empty for standard input and a file the pass could not read to its end.
+  std::optional<uint64_t> checksum;
+};
+
+/// The first field of the lines of the `dedup --from-sketches` removed list that carry a
+/// shard's input table (docs/formats.md): `#input<TAB>shard<TAB>path<TAB>records<TAB>checksum`,
+/// five fields where a removed document's line has four.
+constexpr char removed_list_input_marker[] = "#input";
 
 /// What a signature depends on; two files are comparable only when these are equal.
 struct SketchHeader {
@@ -42,6 +61,8 @@ struct SketchHeader {
   /// The shard: the inputs the file was made from, as given, separated by spaces. The
   /// removed list of `dedup --from-sketches` names each document's shard by it.
   std::string shard;
+  /// Version 4: the shard's input files in reading order (empty in a version 3 file).
+  std::vector<SketchInput> inputs;
 
   static SketchHeader from_config(const Config& config);
 };
@@ -54,8 +75,10 @@ struct SketchRecord {
   std::vector<uint32_t> values;  ///< num_perm values; all 0xFFFFFFFF for an empty document
 };
 
-/// Writes the header and the shard name (documents and records as given; rewrite both at
-/// the end with the final counts: the size does not change).
+/// Writes the header, the shard name and, from version 4, the input table (counts and
+/// checksums as given; rewrite it at the end with the final ones: the size does not change
+/// while the input paths stay the same). A header with `version` 3 is written as a version 3
+/// file (no input table), for tests of the older format.
 void write_sketch_header(std::ostream& out, const SketchHeader& h);
 void write_sketch_record(std::ostream& out, const SketchRecord& where, const uint32_t* values, uint32_t num_perm);
 
@@ -63,7 +86,8 @@ void write_sketch_record(std::ostream& out, const SketchRecord& where, const uin
 class SketchFileReader {
  public:
   /// Opens the file and reads its header. @throws data_error naming the path for a
-  /// missing, foreign, older or newer-version file or a corrupt header.
+  /// missing, foreign, older (before sketch_file_oldest_version) or newer-version file or a
+  /// corrupt header.
   explicit SketchFileReader(const std::string& path);
   ~SketchFileReader();
   SketchFileReader(const SketchFileReader&) = delete;

@@ -52,6 +52,7 @@ std::string strip_shard_columns(const std::string& tsv) {
   std::istringstream in(tsv);
   std::string out;
   for (std::string line; std::getline(in, line);) {
+    if (line.rfind("#input\t", 0) == 0) continue;  // a shard's input table, for filter
     const size_t second = line.find('\t', line.find('\t') + 1);
     out += line.substr(0, second) + "\n";
   }
@@ -146,10 +147,22 @@ TEST_F(CliStaged, ARemovedEntryNamesItsShardAndRecord) {
   ASSERT_EQ(r.code, 0) << r.err;
   std::istringstream in(read_file(path("staged.tsv")));
   size_t checked = 0;
-  for (std::string line; std::getline(in, line); ++checked) {
+  size_t input_lines = 0;
+  for (std::string line; std::getline(in, line);) {
     std::vector<std::string> f;
     std::istringstream cols(line);
     for (std::string c; std::getline(cols, c, '\t');) f.push_back(c);
+    if (f[0] == "#input") {  // each shard's input table comes first
+      ASSERT_EQ(checked, 0u) << line;
+      ASSERT_EQ(f.size(), 5u) << line;
+      EXPECT_EQ(f[1], shards[input_lines]);
+      EXPECT_EQ(f[2], shards[input_lines]);
+      EXPECT_EQ(f[3], input_lines ? "21" : "22");
+      EXPECT_EQ(f[4].size(), 16u) << line;
+      ++input_lines;
+      continue;
+    }
+    ++checked;
     ASSERT_EQ(f.size(), 4u) << line;
     const size_t shard = f[2] == shards[0] ? 0 : 1;
     ASSERT_EQ(f[2], shards[shard]);
@@ -157,6 +170,7 @@ TEST_F(CliStaged, ARemovedEntryNamesItsShardAndRecord) {
     EXPECT_EQ(std::stoull(f[0]), std::stoull(f[3]) + (shard ? 22 : 0)) << line;
   }
   EXPECT_GT(checked, 0u);
+  EXPECT_EQ(input_lines, 2u);
 }
 
 TEST_F(CliStaged, SketchFilesMadeOtherwiseAreRefusedNamingFileAndParameter) {

@@ -57,7 +57,7 @@ TEST(NormalizeOptions, SketchFilesRecordThemAndRefuseVersionTwo) {
   const auto r = run_cli("sketch -q " + in + " -o " + out + " --shingle word --normalize fold,nfkc,punct --tokenizer icu");
   ASSERT_EQ(r.code, 0) << r.err;
   SketchHeader h = read_sketch_file(out, nullptr);
-  EXPECT_EQ(h.version, 3u);
+  EXPECT_EQ(h.version, sketch_file_version);
   EXPECT_EQ(to_string(h.normalize), "fold,nfkc,punct");
   EXPECT_EQ(h.tokenizer, Tokenizer::icu);
   std::string bytes = test_support::read_file(out);  // a version 2 file: made before both were recorded

@@ -509,6 +509,7 @@ std::vector<InputFile> RecordReader::files() const {
     f.skipped = in.skipped;
     f.first_record = in.first_record;
     f.records = in.records;
+    f.checksum = in.checksum;
     files.push_back(std::move(f));
   }
   return files;
