@@ -59,19 +59,19 @@ std::string run(const Config& c, const DocumentBatch& b, DedupResult* out) {
 TEST(BloomSeparation, UnrelatedScoresFollowTheFill) {
   // Sparse filters: hamming reads unrelated pairs close to 1, jaccard close to 0.
   const std::vector<uint32_t> sparse(1000, 100);
-  const auto h = detail::bloom_unrelated_scores(BloomMeasure::hamming, 0.8, sparse, 65536);
+  const auto h = detail::bloom_unrelated_scores(BloomMeasure::hamming, 0.8, sparse, {}, 65536);
   EXPECT_EQ(h.passing, h.pairs);
   EXPECT_NEAR(h.median_score, 1.0 - 200.0 / 65536, 1e-3);
-  const auto j = detail::bloom_unrelated_scores(BloomMeasure::jaccard, 0.8, sparse, 65536);
+  const auto j = detail::bloom_unrelated_scores(BloomMeasure::jaccard, 0.8, sparse, {}, 65536);
   EXPECT_EQ(j.passing, 0u);
   EXPECT_NEAR(j.median_score, 0.0, 1e-3);
   // Saturated filters: every measure but hamming reads unrelated pairs close to 1.
   const std::vector<uint32_t> full(1000, 65000);
   for (BloomMeasure m : {BloomMeasure::jaccard, BloomMeasure::cosine, BloomMeasure::dice, BloomMeasure::overlap}) {
-    EXPECT_GT(detail::bloom_unrelated_scores(m, 0.8, full, 65536).partners, 100.0) << to_string(m);
+    EXPECT_GT(detail::bloom_unrelated_scores(m, 0.8, full, {}, 65536).partners, 100.0) << to_string(m);
   }
   // Empty and single filters: nothing to judge.
-  EXPECT_EQ(detail::bloom_unrelated_scores(BloomMeasure::hamming, 0.8, {0, 0, 7}, 64).pairs, 0u);
+  EXPECT_EQ(detail::bloom_unrelated_scores(BloomMeasure::hamming, 0.8, {0, 0, 7}, {}, 64).pairs, 0u);
 }
 
 // The reproduction: hamming at the default threshold passed most pairs of unrelated
