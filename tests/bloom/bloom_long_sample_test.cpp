@@ -17,47 +17,12 @@
 #include "gpudedup/detail/bloom.hpp"
 #include "host/bloom/bloom_detail.hpp"
 #include "host/shingle/shingling.hpp"
+#include "support/zipf_text.hpp"
 
 using namespace gpudedup;
+using test_support::ZipfWords;
 
 namespace {
-
-/// Words drawn by a Zipf law from a fixed vocabulary: unrelated documents share the
-/// common words, so long ones would share most filter bits without sampling.
-struct ZipfWords {
-  std::vector<std::string> words;
-  std::discrete_distribution<size_t> pick;
-  explicit ZipfWords(std::mt19937_64& rng) {
-    std::vector<double> w;
-    for (int i = 0; i < 20000; ++i) {
-      std::string word;
-      for (size_t k = 0, n = 2 + rng() % 8; k < n; ++k) word += char('a' + rng() % 26);
-      words.push_back(word);
-      w.push_back(1.0 / (i + 1));
-    }
-    pick = std::discrete_distribution<size_t>(w.begin(), w.end());
-  }
-  std::string text(std::mt19937_64& rng, size_t chars) {
-    std::string t;
-    while (t.size() < chars) t += words[pick(rng)] + ' ';
-    return t;
-  }
-};
-
-/// A near-copy: one word in `every` replaced, then the last `cut` share of the text dropped.
-std::string near_copy(std::mt19937_64& rng, const std::string& text, size_t every, double cut) {
-  std::string out;
-  size_t word = 0;
-  for (size_t i = 0; i < text.size();) {
-    const size_t end = text.find(' ', i);
-    const std::string w = text.substr(i, end - i);
-    out += (++word % every == 0) ? std::string("zq") + char('a' + rng() % 26) : w;
-    out += ' ';
-    i = end + 1;
-  }
-  out.resize(size_t(double(out.size()) * (1.0 - cut)));
-  return out;
-}
 
 std::vector<uint64_t> shingles(std::string_view text) {
   const detail::ShingleSpec spec = detail::make_shingle_spec(Config{}.shingle);
@@ -152,7 +117,7 @@ TEST(BloomLongSample, PlantedPairsOfLongDocumentsStayWithinTheDerivedBound) {
   for (size_t i = 0; i < lengths.size(); ++i) {
     const std::string a = zipf.text(rng, lengths[i]);
     const auto [every, cut] = edits[i];
-    planted.push_back({a, near_copy(rng, a, every ? every : a.size(), cut)});
+    planted.push_back({a, test_support::zipf_near_copy(rng, a, every ? every : a.size(), cut)});
   }
   DocumentBatch batch;
   for (const auto& p : planted) batch.add(p.a), batch.add(p.b);
