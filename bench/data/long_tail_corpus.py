@@ -11,7 +11,7 @@ as real ones do). A share of the documents gets near-copies: words replaced at a
 0.5..3%, or the end cut by up to 8% (a near-copy of different length), or both.
 
 usage: bench/data/long_tail_corpus.py SOURCE.jsonl OUTPUT.jsonl [--documents 1200]
-       [--seed 1] [--max-chars 1000000] [--copies 0.15]
+       [--seed 1] [--min-chars 1000] [--max-chars 1000000] [--alpha 0.6] [--copies 0.15]
 """
 import argparse
 import json
@@ -41,9 +41,10 @@ def vocabulary(texts):
     return words, weights
 
 
-def pareto_length(rng, low, high):
-    # alpha 0.6: median about 3 low, 6% of documents above 100 low, 1.6% at the maximum.
-    return min(high, int(low * (1.0 - rng.random()) ** (-1.0 / 0.6)))
+def pareto_length(rng, low, high, alpha):
+    # alpha 0.6: median about 3 low, 6% of documents above 100 low, 1.6% at the maximum;
+    # alpha 1: median 2 low, 1% above 100 low.
+    return min(high, int(low * (1.0 - rng.random()) ** (-1.0 / alpha)))
 
 
 def base_document(rng, texts, words, weights, length):
@@ -80,6 +81,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--min-chars", type=int, default=1000)
     ap.add_argument("--max-chars", type=int, default=1000000)
+    ap.add_argument("--alpha", type=float, default=0.6, help="Pareto exponent of the lengths (smaller: heavier tail)")
     ap.add_argument("--copies", type=float, default=0.15, help="share of documents given a near-copy")
     args = ap.parse_args()
 
@@ -88,7 +90,7 @@ def main():
     words, weights = vocabulary(texts)
     records = []
     for i in range(args.documents):
-        text = base_document(rng, texts, words, weights, pareto_length(rng, args.min_chars, args.max_chars))
+        text = base_document(rng, texts, words, weights, pareto_length(rng, args.min_chars, args.max_chars, args.alpha))
         records.append({"id": f"lt{args.seed}-{i}", "text": text})
         if rng.random() < args.copies:
             copy, kind = near_copy(rng, text, words)
