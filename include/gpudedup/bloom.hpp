@@ -90,7 +90,8 @@ class BloomEngine final : public DedupMethod {
   uint64_t size() const override;
   const BloomFilters& corpus_filters() const;
 
-  /// bloom_bits, bloom_hashes, bloom_measure and bloom_search ("all-pairs" or "lsh").
+  /// bloom_bits, bloom_bits_sized, bloom_hashes, bloom_measure, bloom_search ("all-pairs" or
+  /// "lsh"), bloom_long_capacity and bloom_sampled_documents.
   std::vector<StatsField> stats_fields(const DedupResult& result) const override;
   /// m, h, the measure and threshold, pairs considered and passed.
   std::vector<std::string> describe(const DedupResult& result) const override;

@@ -72,3 +72,14 @@ TEST(BloomLongTailCli, DefaultRunFindsThePlantedCopiesAndNoUnrelatedPair) {
                                           dir.path("kept-full.jsonl") + " --pairs " + dir.path("pairs-full.tsv"));
   EXPECT_TRUE(full.code != 0 || pairs_in(test_support::read_file(dir.path("pairs-full.tsv"))) != planted) << full.err;
 }
+
+TEST(BloomLongTailCli, LongOptionIsCheckedAndBelongsToBloom) {
+  test_support::TempDir dir;
+  const std::string in = dir.write("in.jsonl", "{\"id\": \"a\", \"text\": \"some text\"}\n");
+  const auto bad = test_support::run_cli("dedup --method bloom --bloom-long half " + in + " -o " + dir.path("k.jsonl"));
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--bloom-long must be sample or full"), std::string::npos) << bad.err;
+  const auto other = test_support::run_cli("dedup --bloom-long full " + in + " -o " + dir.path("k.jsonl"));
+  EXPECT_EQ(other.code, 2);
+  EXPECT_NE(other.err.find("--bloom-long applies to --method bloom only"), std::string::npos) << other.err;
+}
