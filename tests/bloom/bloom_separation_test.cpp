@@ -8,6 +8,7 @@
 #include "gpudedup/bloom.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/bloom/bloom_detail.hpp"
+#include "support/zipf_text.hpp"
 
 using namespace gpudedup;
 
@@ -108,4 +109,20 @@ TEST(BloomSeparation, EveryMeasureSeparatesOrRefuses) {
       EXPECT_NE(refused.find("does not separate unrelated documents"), std::string::npos) << refused;
     }
   }
+}
+
+// A long tail of documents of common words: filters sized for the typical document
+// saturate on the long ones and the check refuses; sampled to the capacity (the default)
+// the same corpus passes and no unrelated document is removed.
+TEST(BloomSeparation, LongTailPassesWhenLongDocumentsAreSampled) {
+  std::mt19937_64 rng(9);
+  test_support::ZipfWords zipf(rng);
+  DocumentBatch b;
+  for (int d = 0; d < 300; ++d) b.add(zipf.text(rng, d % 10 == 0 ? 100000 + rng() % 200000 : 500 + rng() % 3000));
+  Config c = bloom(BloomMeasure::jaccard, Config{}.threshold);
+  DedupResult r;
+  EXPECT_EQ(run(c, b, &r), "");
+  EXPECT_EQ(r.removed, 0u);
+  c.bloom.sample_long = false;
+  EXPECT_NE(run(c, b, &r).find("does not separate unrelated documents"), std::string::npos);
 }
