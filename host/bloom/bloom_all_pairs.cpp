@@ -1,4 +1,4 @@
-// The all-pairs Bloom searches. The CPU's: filters sorted by popcount, swept in 64 x 64
+// The all-pairs Bloom searches. The CPU's: filters sorted by key (popcount over rate), swept in 64 x 64
 // tiles (one row filter against a tile's 64 consecutive column filters at a time,
 // vectorized in bloom_row_dots); a column tile whose smallest popcount is out of reach of
 // the row tile's largest ends the row tile's sweep. The GPU's host side: the chunks the
@@ -29,7 +29,8 @@ void tile_pairs(const SortedFilters& s, BloomMeasure m, double t, size_t ti, siz
     bloom_row_dots(s.row(i), s.row(j0), j_end - j0, s.words, dots);
     for (size_t j = j0; j < j_end; ++j) {
       const uint32_t dot = dots[j - j0];
-      if (bloom_similarity(m, dot, s.pop[i], s.pop[j], s.words * 64) >= t) out.push_back({uint32_t(i), uint32_t(j), dot});
+      if (bloom_similarity_sampled(m, dot, s.pop[i], s.pop[j], s.rate[i], s.rate[j], s.words * 64) >= t)
+        out.push_back({uint32_t(i), uint32_t(j), dot});
     }
   }
 }
@@ -60,12 +61,18 @@ void keep_forest(std::vector<BloomPair>& pairs, UnionFind& uf) {
 SortedFilters sort_by_popcount(const BloomFilters& f) {
   SortedFilters s;
   s.words = f.words;
-  for (uint32_t d = 0; d < f.size(); ++d)
+  std::vector<double> key(f.size());
+  for (uint32_t d = 0; d < f.size(); ++d) {
+    key[d] = double(f.popcount[d]) / f.rate_of(d);
+    s.sampled = s.sampled || f.rate_of(d) < 1.0;
     if (f.popcount[d]) s.doc.push_back(d);
-  std::stable_sort(s.doc.begin(), s.doc.end(), [&](uint32_t x, uint32_t y) { return f.popcount[x] < f.popcount[y]; });
+  }
+  std::stable_sort(s.doc.begin(), s.doc.end(), [&](uint32_t x, uint32_t y) { return key[x] < key[y]; });
   s.bits.resize(s.doc.size() * size_t(f.words));
   for (size_t p = 0; p < s.doc.size(); ++p) {
     s.pop.push_back(f.popcount[s.doc[p]]);
+    s.rate.push_back(f.rate_of(s.doc[p]));
+    s.key.push_back(key[s.doc[p]]);
     std::copy(f.row(s.doc[p]), f.row(s.doc[p]) + f.words, s.bits.data() + p * f.words);
   }
   return s;
@@ -73,7 +80,7 @@ SortedFilters sort_by_popcount(const BloomFilters& f) {
 
 bool bloom_tiles_may_pass(const SortedFilters& s, BloomMeasure m, double t, size_t ti, size_t tj) {
   const size_t last_i = std::min(s.size(), (ti + 1) * bloom_tile) - 1;
-  return bloom_may_pass(m, s.pop[last_i], s.pop[tj * bloom_tile], t, s.words * 64);
+  return bloom_keys_may_pass(m, s.key[last_i], s.key[tj * bloom_tile], t, s.words * 64, s.sampled);
 }
 
 void to_document_pairs(const SortedFilters& s, std::vector<BloomPair>& pairs) {

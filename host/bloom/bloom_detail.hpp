@@ -21,9 +21,20 @@ constexpr double bloom_sizing_quantile = 0.9;
 /// per shingle has at most the target false-positive rate; 64 when there are none.
 uint32_t bloom_bits_for(std::vector<uint32_t> set_sizes, uint32_t hashes);
 
+/// The most distinct shingles a filter of m bits holds at the target false-positive rate
+/// with h bits per shingle (at least 1): the size BloomConfig::sample_long samples a long
+/// document down to. A filter of that many shingles has fill p^(1/h) in expectation and
+/// at most h * capacity bits set.
+uint32_t bloom_capacity(uint32_t bits, uint32_t hashes);
+
+/// Maps a shingle set through the minwise permutation pi(x) = a x + b and keeps its
+/// `capacity` smallest values when it has more. @return the document's rate: the share of
+/// the 64-bit value range the kept values were taken from (1 when nothing was dropped).
+double bloom_sample_long(std::vector<uint64_t>& set, uint32_t capacity, uint64_t a, uint64_t b);
+
 /// How unrelated documents score at the filters' fill: for sampled pairs of non-empty
 /// filters (every pair when there are few), the measure at the dot independent bits
-/// give, round(na * nb / m).
+/// give, round(na * nb / m), scaled by the two filters' rates as the search scales it.
 constexpr uint64_t bloom_separation_samples = 100000;
 /// Unrelated partners per document (passing share of unrelated pairs times n - 1) from
 /// which a run is refused: at 0.05 one document in 20 would be removed for nothing.
@@ -36,21 +47,23 @@ struct UnrelatedScores {
   double median_score = 0;       ///< two filters of median fill
   double high_score = 0;         ///< the (1 - bloom_separation_partners / (n - 1)) quantile
 };
-UnrelatedScores bloom_unrelated_scores(BloomMeasure measure, double threshold, std::vector<uint32_t> popcounts,
-                                       uint32_t bits);
+UnrelatedScores bloom_unrelated_scores(BloomMeasure measure, double threshold, const std::vector<uint32_t>& popcounts,
+                                       const std::vector<double>& rates, uint32_t bits);
 
 /// @throws usage_error (naming --threshold, --bloom-measure, the share of unrelated pairs
 /// that would pass and what would work) when unrelated pairs would give a document
 /// bloom_separation_partners or more unrelated partners: the run would remove documents
 /// that share nothing.
+/// `rates`: the filters' sampling rates (BloomFilters::rate; empty: all 1), which the
+/// scores take into account as the pair search does.
 void check_bloom_threshold_separates(BloomMeasure measure, double threshold, const std::vector<uint32_t>& popcounts,
-                                     uint32_t bits);
+                                     const std::vector<double>& rates, uint32_t bits);
 
-/// The non-empty filters of f in (popcount, document) order (SortedFilters).
+/// The non-empty filters of f in (key, document) order (SortedFilters).
 SortedFilters sort_by_popcount(const BloomFilters& f);
 
-/// Whether tile pair (ti, tj), ti < tj, can hold a passing pair: the largest popcount of
-/// row tile ti against the smallest of column tile tj (later column tiles only grow).
+/// Whether tile pair (ti, tj), ti < tj, can hold a passing pair: the largest key of row
+/// tile ti against the smallest of column tile tj (later column tiles only grow).
 bool bloom_tiles_may_pass(const SortedFilters& s, BloomMeasure m, double t, size_t ti, size_t tj);
 
 /// Turns pairs of sorted positions into document pairs a < b, sorted by (a, b).

@@ -1,4 +1,5 @@
-// The Bloom engine: shingle sets (sampled when asked) become m-bit filters on the host;
+// The Bloom engine: shingle sets (sampled when asked; long documents sampled to the
+// filter's capacity, BloomConfig::sample_long) become m-bit filters on the host;
 // finish() searches all pairs (CPU tiles or the CUDA popcount kernel) or, above the
 // all-pairs limit, bit-sampling LSH, and clusters the passing pairs.
 #include <omp.h>
@@ -47,11 +48,23 @@ struct BloomEngine::Impl {
     corpus.words = config.bloom.bits / 64;
     set_sizes = {};
   }
+  uint64_t sampled_documents() const {
+    return uint64_t(std::count_if(corpus.rate.begin(), corpus.rate.end(), [](double r) { return r < 1.0; }));
+  }
   bool prepass_seen = false;
+  uint64_t long_a = 1, long_b = 0;  // the minwise permutation of sample_long
 
-  /// Filters of a batch into out (words per filter already set).
-  void build(const DocumentBatch& batch, uint64_t* bits, uint32_t* popcounts, uint32_t m) const {
-    const uint32_t W = m / 64, h = config.bloom.hashes;
+  /// The shingles a filter of m bits keeps of a long document; 0: every shingle (sample_long
+  /// off, or a --sample of the user's in its place).
+  uint32_t capacity(uint32_t m) const {
+    if (!config.bloom.sample_long || config.sampling.kind != SampleKind::none) return 0;
+    return detail::bloom_capacity(m, config.bloom.hashes);
+  }
+
+  /// Filters of a batch into out (words per filter already set); rates[d]: the document's
+  /// sampling rate (1 unless sample_long dropped shingles).
+  void build(const DocumentBatch& batch, uint64_t* bits, uint32_t* popcounts, double* rates, uint32_t m) const {
+    const uint32_t W = m / 64, h = config.bloom.hashes, cap = capacity(m);
     const int threads = config.threads > 0 ? config.threads : omp_get_max_threads();
     const int64_t n = int64_t(batch.size());
     detail::ParallelErrors errors;
@@ -62,6 +75,7 @@ struct BloomEngine::Impl {
 #pragma omp for schedule(dynamic, 16)
       for (int64_t d = 0; d < n; ++d) errors.run([&] {
         detail::shingle_set(shingles, batch.text(size_t(d)), scratch, set);
+        rates[d] = cap ? detail::bloom_sample_long(set, cap, long_a, long_b) : 1.0;
         uint64_t* row = bits + size_t(d) * W;
         std::fill(row, row + W, 0);
         for (uint64_t x : set) detail::bloom_insert(row, x, h, m);
@@ -102,6 +116,10 @@ BloomEngine::BloomEngine(const Config& config) : impl_(std::make_unique<Impl>())
   s.config.validate();
   s.shingles = detail::make_shingle_spec(config.shingle);
   detail::set_sampling(s.shingles, config.sampling, config.seed);
+  detail::ShingleSpec minwise = s.shingles;  // the permutation --sample minwise would use
+  detail::set_sampling(minwise, SamplingConfig{SampleKind::minwise}, config.seed);
+  s.long_a = minwise.sample_a;
+  s.long_b = minwise.sample_b;
   s.auto_bits = config.bloom.bits == 0;
   s.corpus.words = config.bloom.bits / 64;
   s.backend = detail::resolve_backend(config.backend);
@@ -160,7 +178,8 @@ BloomFilters BloomEngine::filters(const DocumentBatch& batch) const {
   f.words = m / 64;
   f.bits.resize(batch.size() * size_t(f.words));
   f.popcount.resize(batch.size());
-  impl_->build(batch, f.bits.data(), f.popcount.data(), m);
+  f.rate.resize(batch.size());
+  impl_->build(batch, f.bits.data(), f.popcount.data(), f.rate.data(), m);
   return f;
 }
 
@@ -172,8 +191,9 @@ uint64_t BloomEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   const auto t0 = stage_clock::now();
   s.corpus.bits.resize((first + batch.size()) * s.corpus.words);
   s.corpus.popcount.resize(first + batch.size());
+  s.corpus.rate.resize(first + batch.size());
   s.build(batch, s.corpus.bits.data() + first * s.corpus.words, s.corpus.popcount.data() + first,
-          s.config.bloom.bits);
+          s.corpus.rate.data() + first, s.config.bloom.bits);
   s.seconds.sketch += seconds_since(t0);
   return s.config.first_document_number + first;
 }
@@ -185,7 +205,7 @@ DedupResult BloomEngine::finish() {
   r.documents = size();
   for (uint32_t p : s.corpus.popcount) r.empty += p == 0;
   detail::check_bloom_threshold_separates(s.config.bloom.measure, s.config.threshold, s.corpus.popcount,
-                                          s.config.bloom.bits);
+                                          s.corpus.rate, s.config.bloom.bits);
   auto t0 = stage_clock::now();
   const std::vector<BloomPair> found = s.search(r.documents - r.empty, &r.candidate_pairs, &r.verified_pairs);
   s.seconds.candidates += seconds_since(t0);
@@ -195,8 +215,9 @@ DedupResult BloomEngine::finish() {
   const auto& pop = s.corpus.popcount;
   for (const auto& p : found) {
     if (!uf.unite(p.a, p.b) && !s.config.all_pairs) continue;
-    r.pairs.push_back({p.a, p.b, detail::bloom_similarity(s.config.bloom.measure, p.dot, pop[p.a], pop[p.b],
-                                                                s.config.bloom.bits)});
+    r.pairs.push_back({p.a, p.b, detail::bloom_similarity_sampled(s.config.bloom.measure, p.dot, pop[p.a], pop[p.b],
+                                                                  s.corpus.rate_of(p.a), s.corpus.rate_of(p.b),
+                                                                  s.config.bloom.bits)});
   }
   detail::label_clusters(uf, r.documents, r);
   s.seconds.cluster += seconds_since(t0);
@@ -211,15 +232,18 @@ std::vector<StatsField> BloomEngine::stats_fields(const DedupResult& r) const {
           {"bloom_bits_sized", impl_->auto_bits ? "true" : "false"},
           {"bloom_hashes", std::to_string(b.hashes)},
           {"bloom_measure", detail::json_string(to_string(b.measure))},
-          {"bloom_search", detail::json_string(r.documents - r.empty > b.all_pairs_limit ? "lsh" : "all-pairs")}};
+          {"bloom_search", detail::json_string(r.documents - r.empty > b.all_pairs_limit ? "lsh" : "all-pairs")},
+          {"bloom_long_capacity", std::to_string(impl_->capacity(impl_->bits()))},
+          {"bloom_sampled_documents", std::to_string(impl_->sampled_documents())}};
 }
 
 std::vector<std::string> BloomEngine::describe(const DedupResult& r) const {
   const BloomConfig& b = impl_->config.bloom;
-  return {detail::format("bloom m=%u%s h=%u, %s >= %.3f, %llu pairs considered, %llu passed", impl_->bits(),
-                         impl_->auto_bits ? " (sized to the documents)" : "", b.hashes,
-                         to_string(b.measure), impl_->config.threshold, (unsigned long long)r.candidate_pairs,
-                         (unsigned long long)r.verified_pairs)};
+  return {detail::format("bloom m=%u%s h=%u, %s >= %.3f, %llu pairs considered, %llu passed, %llu long documents "
+                         "sampled to %u shingles", impl_->bits(), impl_->auto_bits ? " (sized to the documents)" : "",
+                         b.hashes, to_string(b.measure), impl_->config.threshold,
+                         (unsigned long long)r.candidate_pairs, (unsigned long long)r.verified_pairs,
+                         (unsigned long long)impl_->sampled_documents(), impl_->capacity(impl_->bits()))};
 }
 
 }  // namespace gpudedup

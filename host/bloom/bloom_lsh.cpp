@@ -72,7 +72,9 @@ BloomLshResult bloom_lsh_pairs(const BloomFilters& f, BloomMeasure m, double t, 
           const uint32_t a = keys[lo + i].doc, b = keys[lo + j].doc;
           ++looked;
           const uint32_t dot = detail::bloom_dot(f.row(a), f.row(b), f.words);
-          if (detail::bloom_similarity(m, dot, f.popcount[a], f.popcount[b], mbits) >= t) pairs.push_back({a, b, dot});
+          if (detail::bloom_similarity_sampled(m, dot, f.popcount[a], f.popcount[b], f.rate_of(a), f.rate_of(b),
+                                               mbits) >= t)
+            pairs.push_back({a, b, dot});
         }
       }
       lo = hi;

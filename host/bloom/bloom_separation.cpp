@@ -17,16 +17,22 @@ namespace gpudedup::detail {
 namespace {
 
 // Independent bits: each of x's na set bits is set in y with probability nb/m.
-double unrelated(BloomMeasure measure, uint32_t na, uint32_t nb, uint32_t bits) {
+double unrelated(BloomMeasure measure, uint32_t na, uint32_t nb, double ra, double rb, uint32_t bits) {
   const uint32_t dot = uint32_t(std::lround(double(na) * double(nb) / double(bits)));
-  return bloom_similarity(measure, std::min({dot, na, nb}), na, nb, bits);
+  return bloom_similarity_sampled(measure, std::min({dot, na, nb}), na, nb, ra, rb, bits);
 }
 
 }  // namespace
 
-UnrelatedScores bloom_unrelated_scores(BloomMeasure measure, double threshold, std::vector<uint32_t> popcounts,
-                                       uint32_t bits) {
-  popcounts.erase(std::remove(popcounts.begin(), popcounts.end(), 0u), popcounts.end());
+UnrelatedScores bloom_unrelated_scores(BloomMeasure measure, double threshold, const std::vector<uint32_t>& all,
+                                       const std::vector<double>& all_rates, uint32_t bits) {
+  std::vector<uint32_t> popcounts;
+  std::vector<double> rates;
+  for (size_t d = 0; d < all.size(); ++d) {
+    if (all[d] == 0) continue;
+    popcounts.push_back(all[d]);
+    rates.push_back(all_rates.empty() ? 1.0 : all_rates[d]);
+  }
   UnrelatedScores u;
   const uint64_t n = popcounts.size();
   if (n < 2 || bits == 0) return u;
@@ -36,13 +42,14 @@ UnrelatedScores bloom_unrelated_scores(BloomMeasure measure, double threshold, s
   const uint64_t samples = std::clamp<uint64_t>(20 * n, bloom_separation_samples, 64 * bloom_separation_samples);
   if (n * (n - 1) / 2 <= samples) {  // few documents: every pair
     for (uint64_t i = 0; i < n; ++i)
-      for (uint64_t j = i + 1; j < n; ++j) scores.push_back(unrelated(measure, popcounts[i], popcounts[j], bits));
+      for (uint64_t j = i + 1; j < n; ++j)
+        scores.push_back(unrelated(measure, popcounts[i], popcounts[j], rates[i], rates[j], bits));
   } else {  // a fixed sample, so that a run's verdict never depends on a draw
     scores.reserve(samples);
     uint64_t state = 0;
     for (uint64_t k = 0; k < samples; ++k) {
       const uint64_t i = splitmix64_next(state) % n, j = splitmix64_next(state) % n;
-      if (i != j) scores.push_back(unrelated(measure, popcounts[i], popcounts[j], bits));
+      if (i != j) scores.push_back(unrelated(measure, popcounts[i], popcounts[j], rates[i], rates[j], bits));
     }
   }
   u.pairs = scores.size();
@@ -51,7 +58,7 @@ UnrelatedScores bloom_unrelated_scores(BloomMeasure measure, double threshold, s
   const size_t mid = popcounts.size() / 2;
   std::nth_element(popcounts.begin(), popcounts.begin() + std::ptrdiff_t(mid), popcounts.end());
   u.median_popcount = popcounts[mid];
-  u.median_score = unrelated(measure, u.median_popcount, u.median_popcount, bits);
+  u.median_score = unrelated(measure, u.median_popcount, u.median_popcount, 1.0, 1.0, bits);
   // The score that all but bloom_separation_partners / (n - 1) of the pairs stay below.
   const double share = bloom_separation_partners / double(n - 1);
   const size_t q = std::min(scores.size() - 1, size_t(double(scores.size()) * (1.0 - share)));
@@ -61,10 +68,10 @@ UnrelatedScores bloom_unrelated_scores(BloomMeasure measure, double threshold, s
 }
 
 void check_bloom_threshold_separates(BloomMeasure measure, double threshold, const std::vector<uint32_t>& popcounts,
-                                     uint32_t bits) {
-  const UnrelatedScores u = bloom_unrelated_scores(measure, threshold, popcounts, bits);
+                                     const std::vector<double>& rates, uint32_t bits) {
+  const UnrelatedScores u = bloom_unrelated_scores(measure, threshold, popcounts, rates, bits);
   if (u.pairs == 0 || u.partners < bloom_separation_partners) return;
-  const UnrelatedScores j = bloom_unrelated_scores(BloomMeasure::jaccard, threshold, popcounts, bits);
+  const UnrelatedScores j = bloom_unrelated_scores(BloomMeasure::jaccard, threshold, popcounts, rates, bits);
   // Above the score all but a few unrelated pairs stay below, with a margin.
   const double works = std::min(1.0, std::ceil((u.high_score + 0.02) * 100.0) / 100.0);
   std::string advice = format("give --threshold %.2f or more", works);

@@ -23,6 +23,9 @@ void add_bloom_options(cxxopts::Options& o) {
     ("bloom-bits", "m: bits per filter, a multiple of 64 up to 65536; 0: sized to the documents (5% false positives "
      "at the 90th-percentile document; reads the input twice)", cxxopts::value<int64_t>()->default_value("0"))
     ("bloom-hashes", "h: bits set per shingle, 1..32", cxxopts::value<int64_t>()->default_value("2"))
+    ("bloom-long", "sample: a document with more shingles than a filter holds at 5% false positives keeps that "
+     "many (bottom-s by a seeded permutation), so no filter saturates; full: every shingle (long documents' filters "
+     "fill up)", cxxopts::value<std::string>()->default_value("sample"))
     ("bloom-measure", "jaccard, cosine, overlap, dice or hamming (of the filters' popcounts)",
      cxxopts::value<std::string>()->default_value("jaccard"))
     ("bloom-all-pairs-max", "compare all pairs up to this many documents (0..4294967296); bit-sampling LSH above",
@@ -42,6 +45,10 @@ void read_bloom_options(const cxxopts::ParseResult& r, Config& c) {
   c.bloom.bits = uint32_t(bits);
   c.bloom.hashes = uint32_t(bounded(r, "bloom-hashes", 1, 32));
   c.bloom.measure = enum_option<BloomMeasure>(r, "bloom-measure");
+  const std::string long_docs = option<std::string>(r, "bloom-long");
+  GD_EXPECTS(long_docs == "sample" || long_docs == "full",
+             "--bloom-long must be sample or full, got '" + long_docs + "'");
+  c.bloom.sample_long = long_docs == "sample";
   c.bloom.all_pairs_limit = bounded(r, "bloom-all-pairs-max", 0, int64_t(1) << 32);
   c.bloom.lsh_bits = uint32_t(bounded(r, "bloom-lsh-bits", 1, 64));
   c.bloom.lsh_tables = uint32_t(bounded(r, "bloom-lsh-tables", 1, 1024));

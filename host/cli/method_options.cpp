@@ -30,7 +30,8 @@ const std::vector<OptionGroup>& option_groups() {
        {"hamming", "blocks", "split-factor", "weights", "len-mu", "len-sigma", "meta-field", "meta-weight",
         "min-score"}},
       {"bloom",
-       {"bloom-bits", "bloom-hashes", "bloom-measure", "bloom-all-pairs-max", "bloom-lsh-bits", "bloom-lsh-tables"}},
+       {"bloom-bits", "bloom-hashes", "bloom-long", "bloom-measure", "bloom-all-pairs-max", "bloom-lsh-bits",
+        "bloom-lsh-tables"}},
   };
   return groups;
 }

@@ -29,7 +29,12 @@ struct BloomFilters {
   uint32_t words = 0;
   PodBuffer<uint64_t> bits;
   std::vector<uint32_t> popcount;
+  /// Per filter, the share of the minwise value range its shingles were kept from: below
+  /// 1 for a long document sampled to the filter's capacity (BloomConfig::sample_long).
+  /// Empty: every rate is 1 (unsampled).
+  std::vector<double> rate;
   size_t size() const { return popcount.size(); }
+  double rate_of(size_t i) const { return rate.empty() ? 1.0 : rate[i]; }
   const uint64_t* row(size_t i) const { return bits.data() + i * words; }
 };
 
@@ -85,7 +90,8 @@ class BloomEngine final : public DedupMethod {
   uint64_t size() const override;
   const BloomFilters& corpus_filters() const;
 
-  /// bloom_bits, bloom_hashes, bloom_measure and bloom_search ("all-pairs" or "lsh").
+  /// bloom_bits, bloom_bits_sized, bloom_hashes, bloom_measure, bloom_search ("all-pairs" or
+  /// "lsh"), bloom_long_capacity and bloom_sampled_documents.
   std::vector<StatsField> stats_fields(const DedupResult& result) const override;
   /// m, h, the measure and threshold, pairs considered and passed.
   std::vector<std::string> describe(const DedupResult& result) const override;

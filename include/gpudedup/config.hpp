@@ -100,6 +100,11 @@ struct BloomConfig {
   /// 90th-percentile document at a 5% false-positive rate (docs/sketches.md).
   uint32_t bits = 0;
   uint32_t hashes = 2;   ///< h bit positions per shingle (double hashing), 1..32
+  /// A document with more distinct shingles than a filter holds at the 5% false-positive
+  /// rate (its capacity) keeps the capacity's smallest minwise values, so no filter
+  /// saturates; the measure scales by the sampling rates (docs/sketches.md). Off, or with
+  /// Config::sampling given, every shingle is inserted. (`--bloom-long`)
+  bool sample_long = true;
   /// jaccard: the threshold means what it means for minhash and exact (cosine, dice and
   /// overlap of the same sets are higher than their Jaccard).
   BloomMeasure measure = BloomMeasure::jaccard;

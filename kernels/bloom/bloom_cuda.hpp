@@ -16,11 +16,15 @@ namespace gpudedup::detail {
 /// tile; on the CPU 64 filters of up to 8 KB stay in L2 while a row tile is swept).
 constexpr uint32_t bloom_tile = 64;
 
-/// The non-empty filters in (popcount, document) order, copied contiguously.
+/// The non-empty filters in (key, document) order, copied contiguously; the key is the
+/// popcount over the sampling rate (bloom_keys_may_pass), the popcount when none is sampled.
 struct SortedFilters {
   uint32_t words = 0;
+  bool sampled = false;       ///< some rate is below 1
   std::vector<uint32_t> doc;  ///< document number of sorted position p
-  std::vector<uint32_t> pop;  ///< popcount, ascending
+  std::vector<uint32_t> pop;  ///< popcount
+  std::vector<double> rate;   ///< sampling rate (BloomFilters::rate), 1 when unsampled
+  std::vector<double> key;    ///< pop / rate, ascending
   PodBuffer<uint64_t> bits;   ///< words per filter, in sorted order
   size_t size() const { return doc.size(); }
   const uint64_t* row(size_t p) const { return bits.data() + p * words; }

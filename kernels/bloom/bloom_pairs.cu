@@ -1,9 +1,10 @@
-// The tiled all-pairs Bloom search on the GPU. Filters come sorted by popcount (host/cpu/
-// bloom_all_pairs.cpp builds the order, so both backends skip the same tiles). One block
+// The tiled all-pairs Bloom search on the GPU. Filters come sorted by key, popcount over
+// sampling rate (host/bloom/bloom_all_pairs.cpp builds the order, so both backends skip
+// the same tiles). One block
 // owns a 64 x 64 tile of (row filter, column filter) pairs: it stages 16 words of the 64
 // row and 64 column filters in shared memory at a time and each of its 256 threads keeps
 // 4 x 4 running dot products (popcounts of AND) in registers. Passing pairs, tested with
-// the same bloom_similarity() as the CPU, are appended through an atomic counter; the
+// the same bloom_similarity_sampled() as the CPU, are appended through an atomic counter; the
 // host sorts them, so the answer equals the CPU's set bit for bit.
 //
 // Memory. A launch covers a rectangle of tiles and writes its pairs to one buffer, sized
@@ -47,14 +48,15 @@ struct Found {
 };
 
 __global__ void __launch_bounds__(threads)
-bloom_tile_kernel(const uint64_t* bits, const uint32_t* pop, uint32_t n, uint32_t words, BloomMeasure m, double t,
-                  uint32_t row0, uint32_t col0, unsigned long long* count, Found* out, unsigned long long capacity) {
+bloom_tile_kernel(const uint64_t* bits, const uint32_t* pop, const double* rate, const double* key, bool sampled,
+                  uint32_t n, uint32_t words, BloomMeasure m, double t, uint32_t row0, uint32_t col0,
+                  unsigned long long* count, Found* out, unsigned long long capacity) {
   const uint32_t ti = row0 + blockIdx.y, tj = col0 + blockIdx.x;
   if (tj < ti) return;  // the upper triangle of tiles only
   const uint32_t i0 = ti * tile, j0 = tj * tile;
   if (tj > ti) {
     const uint32_t last_i = min(n, i0 + tile) - 1;
-    if (!bloom_may_pass(m, pop[last_i], pop[j0], t, words * 64)) return;  // block-uniform, before any barrier
+    if (!bloom_keys_may_pass(m, key[last_i], key[j0], t, words * 64, sampled)) return;  // block-uniform, before any barrier
   }
   __shared__ uint64_t sx[chunk][tile];
   __shared__ uint64_t sy[chunk][tile];
@@ -83,7 +85,7 @@ bloom_tile_kernel(const uint64_t* bits, const uint32_t* pop, uint32_t n, uint32_
     for (uint32_t l = 0; l < per_thread; ++l) {
       const uint32_t i = i0 + ty + side * k, j = j0 + tx + side * l;
       if (i >= n || j >= n || (ti == tj && j <= i)) continue;
-      if (bloom_similarity(m, dot[k][l], pop[i], pop[j], words * 64) >= t) {
+      if (bloom_similarity_sampled(m, dot[k][l], pop[i], pop[j], rate[i], rate[j], words * 64) >= t) {
         const unsigned long long at = atomicAdd(count, 1ull);
         if (at < capacity) out[at] = {i, j, dot[k][l]};
       }
@@ -96,7 +98,8 @@ bloom_tile_kernel(const uint64_t* bits, const uint32_t* pop, uint32_t n, uint32_
 class TileSearch {
  public:
   TileSearch(const SortedFilters& s, BloomMeasure m, double t, size_t budget, cudaStream_t st)
-      : s_(s), m_(m), t_(t), st_(st), d_bits_(s.bits.size(), st), d_pop_(to_device(s.pop, st)), d_count_(1, st),
+      : s_(s), m_(m), t_(t), st_(st), d_bits_(s.bits.size(), st), d_pop_(to_device(s.pop, st)),
+        d_rate_(to_device(s.rate, st)), d_key_(to_device(s.key, st)), d_count_(1, st),
         limit_(std::clamp(budget / sizeof(Found), min_capacity, max_capacity)) {
     GD_CUDA_TRY(cudaMemcpyAsync(d_bits_.data(), s.bits.data(), s.bits.size() * sizeof(uint64_t),
                                 cudaMemcpyHostToDevice, st));
@@ -138,8 +141,8 @@ class TileSearch {
     if (r.row1 <= r.row0 || r.col1 <= r.col0) return 0;
     GD_CUDA_TRY(cudaMemsetAsync(d_count_.data(), 0, sizeof(unsigned long long), st_));
     const dim3 grid{r.col1 - r.col0, r.row1 - r.row0};
-    bloom_tile_kernel<<<grid, threads, 0, st_>>>(d_bits_.data(), d_pop_.data(), uint32_t(s_.size()), s_.words, m_, t_,
-                                                 r.row0, r.col0, d_count_.data(), d_out_.data(), capacity_);
+    bloom_tile_kernel<<<grid, threads, 0, st_>>>(d_bits_.data(), d_pop_.data(), d_rate_.data(), d_key_.data(),
+                                                 s_.sampled, uint32_t(s_.size()), s_.words, m_, t_, r.row0, r.col0, d_count_.data(), d_out_.data(), capacity_);
     GD_CUDA_CHECK_LAUNCH();
     unsigned long long count = 0;
     GD_CUDA_TRY(cudaMemcpyAsync(&count, d_count_.data(), sizeof(count), cudaMemcpyDeviceToHost, st_));
@@ -165,6 +168,8 @@ class TileSearch {
   cudaStream_t st_;
   device_buffer<uint64_t> d_bits_;
   device_buffer<uint32_t> d_pop_;
+  device_buffer<double> d_rate_;
+  device_buffer<double> d_key_;
   device_buffer<unsigned long long> d_count_;
   device_buffer<Found> d_out_;
   size_t capacity_ = 0;  // pairs d_out_ holds

@@ -75,6 +75,24 @@ TEST(BloomGpu, TiledSearchEqualsCpu) {
   }
 }
 
+TEST(BloomGpu, TiledSearchWithSampledRatesEqualsCpu) {
+  if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
+  for (size_t n : {65u, 3000u}) {
+    BloomFilters f = random_filters(n, 16, n * 13);
+    std::mt19937_64 rng(n);
+    for (size_t d = 0; d < n; ++d) f.rate.push_back(rng() % 3 ? 1.0 : double(1 + rng() % 1000) / 1000.0);
+    for (auto m : {BloomMeasure::cosine, BloomMeasure::overlap, BloomMeasure::dice, BloomMeasure::jaccard,
+                   BloomMeasure::hamming}) {
+      for (double t : {0.5, 0.8, 0.95}) {
+        const auto sorted = detail::sort_by_popcount(f);
+        auto gpu = gpu_sorted_pairs(sorted, m, t);
+        detail::to_document_pairs(sorted, gpu);
+        EXPECT_EQ(gpu, bloom_all_pairs(f, m, t)) << "n=" << n << " " << to_string(m) << " t=" << t;
+      }
+    }
+  }
+}
+
 TEST(BloomGpu, EngineEqualsCpuEngine) {
   if (no_gpu()) GTEST_SKIP() << cuda_status().reason;
   std::mt19937_64 rng(3);

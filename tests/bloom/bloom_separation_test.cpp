@@ -8,6 +8,7 @@
 #include "gpudedup/bloom.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/bloom/bloom_detail.hpp"
+#include "support/zipf_text.hpp"
 
 using namespace gpudedup;
 
@@ -59,19 +60,19 @@ std::string run(const Config& c, const DocumentBatch& b, DedupResult* out) {
 TEST(BloomSeparation, UnrelatedScoresFollowTheFill) {
   // Sparse filters: hamming reads unrelated pairs close to 1, jaccard close to 0.
   const std::vector<uint32_t> sparse(1000, 100);
-  const auto h = detail::bloom_unrelated_scores(BloomMeasure::hamming, 0.8, sparse, 65536);
+  const auto h = detail::bloom_unrelated_scores(BloomMeasure::hamming, 0.8, sparse, {}, 65536);
   EXPECT_EQ(h.passing, h.pairs);
   EXPECT_NEAR(h.median_score, 1.0 - 200.0 / 65536, 1e-3);
-  const auto j = detail::bloom_unrelated_scores(BloomMeasure::jaccard, 0.8, sparse, 65536);
+  const auto j = detail::bloom_unrelated_scores(BloomMeasure::jaccard, 0.8, sparse, {}, 65536);
   EXPECT_EQ(j.passing, 0u);
   EXPECT_NEAR(j.median_score, 0.0, 1e-3);
   // Saturated filters: every measure but hamming reads unrelated pairs close to 1.
   const std::vector<uint32_t> full(1000, 65000);
   for (BloomMeasure m : {BloomMeasure::jaccard, BloomMeasure::cosine, BloomMeasure::dice, BloomMeasure::overlap}) {
-    EXPECT_GT(detail::bloom_unrelated_scores(m, 0.8, full, 65536).partners, 100.0) << to_string(m);
+    EXPECT_GT(detail::bloom_unrelated_scores(m, 0.8, full, {}, 65536).partners, 100.0) << to_string(m);
   }
   // Empty and single filters: nothing to judge.
-  EXPECT_EQ(detail::bloom_unrelated_scores(BloomMeasure::hamming, 0.8, {0, 0, 7}, 64).pairs, 0u);
+  EXPECT_EQ(detail::bloom_unrelated_scores(BloomMeasure::hamming, 0.8, {0, 0, 7}, {}, 64).pairs, 0u);
 }
 
 // The reproduction: hamming at the default threshold passed most pairs of unrelated
@@ -108,4 +109,20 @@ TEST(BloomSeparation, EveryMeasureSeparatesOrRefuses) {
       EXPECT_NE(refused.find("does not separate unrelated documents"), std::string::npos) << refused;
     }
   }
+}
+
+// A long tail of documents of common words: filters sized for the typical document
+// saturate on the long ones and the check refuses; sampled to the capacity (the default)
+// the same corpus passes and no unrelated document is removed.
+TEST(BloomSeparation, LongTailPassesWhenLongDocumentsAreSampled) {
+  std::mt19937_64 rng(9);
+  test_support::ZipfWords zipf(rng);
+  DocumentBatch b;
+  for (int d = 0; d < 300; ++d) b.add(zipf.text(rng, d % 10 == 0 ? 100000 + rng() % 200000 : 500 + rng() % 3000));
+  Config c = bloom(BloomMeasure::jaccard, Config{}.threshold);
+  DedupResult r;
+  EXPECT_EQ(run(c, b, &r), "");
+  EXPECT_EQ(r.removed, 0u);
+  c.bloom.sample_long = false;
+  EXPECT_NE(run(c, b, &r).find("does not separate unrelated documents"), std::string::npos);
 }

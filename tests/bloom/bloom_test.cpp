@@ -147,6 +147,42 @@ TEST(Bloom, AllPairsEqualsBruteForce) {
   }
 }
 
+TEST(Bloom, KeyBoundNeverExceedsTheSampledMeasure) {
+  std::mt19937_64 rng(17);
+  for (auto m : all_measures) {
+    for (int k = 0; k < 20000; ++k) {
+      const uint32_t na = 1 + uint32_t(rng() % 120), nb = 1 + uint32_t(rng() % 120);
+      const uint32_t dot = uint32_t(rng() % (std::min(na, nb) + 1));
+      const double ra = rng() % 3 ? double(1 + rng() % 1000) / 1000.0 : 1.0;
+      const double rb = rng() % 3 ? double(1 + rng() % 1000) / 1000.0 : 1.0;
+      const double s = detail::bloom_similarity_sampled(m, dot, na, nb, ra, rb, 128);
+      const double ka = na / ra, kb = nb / rb;
+      EXPECT_TRUE(detail::bloom_keys_may_pass(m, std::min(ka, kb), std::max(ka, kb), s, 128, true))
+          << to_string(m) << " " << dot << " " << na << " " << nb << " " << ra << " " << rb;
+    }
+  }
+}
+
+TEST(Bloom, AllPairsWithSampledRatesEqualsBruteForce) {
+  // Rates as long documents get them: most 1, the rest spread over (0, 1); the tiles are
+  // sorted by popcount over rate and skipped by the keys' bound.
+  for (size_t n : {2u, 65u, 129u, 400u}) {
+    for (uint32_t words : {1u, 16u}) {
+      BloomFilters f = planted(n, words, n * 37 + words);
+      std::mt19937_64 rng(n + words);
+      for (size_t d = 0; d < n; ++d) f.rate.push_back(rng() % 3 ? 1.0 : double(1 + rng() % 1000) / 1000.0);
+      for (auto m : all_measures) {
+        for (double t : {0.3, 0.75, 0.9, 1.0}) {
+          const auto brute = bloom_all_pairs_brute_force(f, m, t);
+          EXPECT_EQ(bloom_all_pairs(f, m, t, 2), brute) << "n=" << n << " words=" << words << " " << to_string(m)
+                                                        << " t=" << t;
+          if (n == 400 && words == 16 && t == 0.75) EXPECT_GT(brute.size(), 20u) << to_string(m);  // not vacuous
+        }
+      }
+    }
+  }
+}
+
 TEST(Bloom, BitSamplingLshFindsPairsAsOftenAsTheoryPredicts) {
   // Dense filters (about half the bits set) keep buckets small, so each pair above the
   // threshold is a candidate with probability exactly P(d) = 1 - (1 - (1 - d/m)^k)^L,

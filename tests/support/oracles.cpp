@@ -13,7 +13,9 @@ std::vector<BloomPair> bloom_all_pairs_brute_force(const BloomFilters& f, BloomM
     for (uint32_t b = a + 1; b < f.size(); ++b) {
       if (!f.popcount[a] || !f.popcount[b]) continue;
       const uint32_t dot = detail::bloom_dot(f.row(a), f.row(b), f.words);
-      if (detail::bloom_similarity(m, dot, f.popcount[a], f.popcount[b], f.words * 64) >= t) pairs.push_back({a, b, dot});
+      if (detail::bloom_similarity_sampled(m, dot, f.popcount[a], f.popcount[b], f.rate_of(a), f.rate_of(b),
+                                           f.words * 64) >= t)
+        pairs.push_back({a, b, dot});
     }
   }
   return pairs;

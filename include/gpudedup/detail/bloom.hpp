@@ -76,6 +76,36 @@ GD_HD double bloom_similarity(BloomMeasure m, uint32_t dot, uint32_t na, uint32_
   return 0.0;
 }
 
+/// The measure of two filters whose documents were sampled at different rates (a long
+/// document's filter holds the shingles whose minwise value lies below its threshold; the
+/// share of the value range below it is its rate, 1 when unsampled). The samples are
+/// nested: the common shingles below the smaller threshold set bits in both filters, so
+/// dot counts them. The filter sampled at the larger rate also holds shingles above the
+/// smaller threshold; its popcount is scaled by the rate ratio to the part below it, so
+/// both sides count the same range of values and the measure estimates that of the
+/// unsampled sets (docs/sketches.md). Equal rates: bloom_similarity, exact integers.
+/// Only correctly rounded double operations, in one order: the same double on both
+/// backends.
+GD_HD double bloom_similarity_sampled(BloomMeasure m, uint32_t dot, uint32_t na, uint32_t nb, double ra, double rb,
+                                      uint32_t bits) {
+  if (ra == rb) return bloom_similarity(m, dot, na, nb, bits);
+  if (na == 0 || nb == 0) return 0.0;
+  double a = double(na), b = double(nb);
+  if (ra > rb) a = a * (rb / ra);
+  else b = b * (ra / rb);
+  double d = double(dot);
+  d = d < a ? d : a;
+  d = d < b ? d : b;
+  switch (m) {
+    case BloomMeasure::hamming: return (double(bits) - (a + b - 2.0 * d)) / double(bits);
+    case BloomMeasure::cosine: return d / sqrt(a * b);
+    case BloomMeasure::overlap: return d / (a < b ? a : b);
+    case BloomMeasure::dice: return (2.0 * d) / (a + b);
+    case BloomMeasure::jaccard: return d / (a + b - d);
+  }
+  return 0.0;
+}
+
 /// Margin of the length filter: rounding of the bound's expression cannot exceed it.
 constexpr double bloom_bound_margin = 1e-9;
 
@@ -87,6 +117,26 @@ constexpr double bloom_bound_margin = 1e-9;
 GD_HD bool bloom_may_pass(BloomMeasure m, uint32_t na, uint32_t nb, double t, uint32_t bits) {
   if (m == BloomMeasure::overlap) return true;
   return bloom_similarity(m, na, na, nb, bits) >= t - bloom_bound_margin;
+}
+
+/// The sort key of a filter: its popcount over its rate, the popcount its whole shingle
+/// set would have at the same fill per value. Scaled as in bloom_similarity_sampled, two
+/// filters' popcounts are their keys times the smaller rate, so the measure's bound from
+/// dot <= min is the keys' ratio: tiles of filters sorted by key are skipped as by
+/// popcount (with all rates 1, key = popcount and the bound is bloom_may_pass's).
+/// `sampled`: some rate is below 1; hamming's bound then depends on the rates, so no
+/// tile is skipped.
+GD_HD bool bloom_keys_may_pass(BloomMeasure m, double ka, double kb, double t, uint32_t bits, bool sampled) {
+  if (m == BloomMeasure::overlap || (sampled && m == BloomMeasure::hamming)) return true;
+  double s = 0.0;
+  switch (m) {
+    case BloomMeasure::hamming: s = (double(bits) - (kb - ka)) / double(bits); break;
+    case BloomMeasure::cosine: s = ka / sqrt(ka * kb); break;
+    case BloomMeasure::dice: s = (2.0 * ka) / (ka + kb); break;
+    case BloomMeasure::jaccard: s = ka / kb; break;
+    case BloomMeasure::overlap: s = 1.0; break;
+  }
+  return s >= t - bloom_bound_margin;
 }
 
 }  // namespace gpudedup::detail
