@@ -50,8 +50,8 @@ void add_dedup_options(cxxopts::Options& o) {
     ("rows", "LSH rows per band r, 1..--num-perm", cxxopts::value<int64_t>())
     ("verify", "auto (the estimate, and pairs within 3 standard deviations of the threshold checked by "
                "exact Jaccard of texts read again), estimate (signature agreement), exact (shingle sets kept) "
-               "or none; simhash: verify its candidates by Jaccard >= --threshold (exact or estimate; default "
-               "there: none)",
+               "or none; simhash: verify its candidates by Jaccard >= --threshold (exact, estimate or none; "
+               "default there: estimate)",
      cxxopts::value<std::string>()->default_value("auto"))
     ("similarity", "jaccard, containment (max of both directions), containment-a (share of the earlier "
                    "document in the later) or containment-b (share of the later in the earlier)",
