@@ -28,7 +28,8 @@ const char* dedup_help =
     "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
     "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n"
     "  gpudedup dedup --keep longest corpus.jsonl -o kept.jsonl --clusters clusters.jsonl\n"
-    "  gpudedup dedup --method simhash --hamming 3 --weights tfidf news.jsonl -o kept.jsonl\n"
+    "  gpudedup dedup --method simhash corpus.jsonl -o kept.jsonl   # k from --threshold, verified\n"
+    "  gpudedup dedup --method simhash --hamming 3 --verify none --weights tfidf news.jsonl -o kept.jsonl\n"
     "  gpudedup dedup --method simhash --meta-field keywords --min-score 0.3 news.jsonl -o kept.jsonl\n"
     "  gpudedup dedup --method bloom --bloom-bits 4096 --bloom-measure dice --sample mins docs.jsonl\n"
     "  gpudedup dedup --from-sketches a.sketch b.sketch --removed removed.tsv   # staged route\n";
