@@ -50,7 +50,8 @@ for m in minhash simhash bloom exact; do
   run "default-$m" --method "$m"
 done
 run minhash --threshold 0.8
-run simhash --method simhash --hamming 3
+run simhash --method simhash
+run simhash-k3 --method simhash --hamming 3 --verify none
 run exact --method exact --threshold 0.8
 for m in cosine overlap dice jaccard; do
   run "bloom-$m" --method bloom --bloom-measure "$m" --threshold 0.8

@@ -55,9 +55,7 @@ def main():
                 clusters = os.path.join(tmp, "clusters.jsonl")
                 cmd = [args.bin, "dedup", args.corpus, "--id-field", "id", "--backend", "cpu", "--method", "simhash",
                        "--hamming", k, "--threshold", str(args.threshold), "--pairs", pairs, "--clusters", clusters,
-                       "--stats", stats, "--quiet", *options]
-                if verify != "none":
-                    cmd += ["--verify", verify]
+                       "--stats", stats, "--quiet", "--verify", verify, *options]
                 subprocess.run(cmd, check=True)
                 recall, precision, _, _, _ = score_run(exact, args.high, args.low, clusters, pairs)
                 with open(pairs) as f:

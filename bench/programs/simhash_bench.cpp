@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
       SimHashConfig s;
       s.weights = w;
       s.hamming = k;
+      s.verify = VerifyMode::none;  // fingerprint and search time alone
       SimHashEngine e(c, s);
       auto t0 = std::chrono::steady_clock::now();
       if (e.needs_df_pass()) e.count_df(corpus);

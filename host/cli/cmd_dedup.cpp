@@ -28,7 +28,8 @@ const char* dedup_help =
     "  cat docs.txt | gpudedup dedup - --input-format text --clusters clusters.jsonl\n"
     "  gpudedup dedup --method exact small.jsonl --pairs pairs.tsv   # exact ground truth\n"
     "  gpudedup dedup --keep longest corpus.jsonl -o kept.jsonl --clusters clusters.jsonl\n"
-    "  gpudedup dedup --method simhash --hamming 3 --weights tfidf news.jsonl -o kept.jsonl\n"
+    "  gpudedup dedup --method simhash corpus.jsonl -o kept.jsonl   # k from --threshold, verified\n"
+    "  gpudedup dedup --method simhash --hamming 3 --verify none --weights tfidf news.jsonl -o kept.jsonl\n"
     "  gpudedup dedup --method simhash --meta-field keywords --min-score 0.3 news.jsonl -o kept.jsonl\n"
     "  gpudedup dedup --method bloom --bloom-bits 4096 --bloom-measure dice --sample mins docs.jsonl\n"
     "  gpudedup dedup --from-sketches a.sketch b.sketch --removed removed.tsv   # staged route\n";
@@ -50,8 +51,8 @@ void add_dedup_options(cxxopts::Options& o) {
     ("rows", "LSH rows per band r, 1..--num-perm", cxxopts::value<int64_t>())
     ("verify", "auto (the estimate, and pairs within 3 standard deviations of the threshold checked by "
                "exact Jaccard of texts read again), estimate (signature agreement), exact (shingle sets kept) "
-               "or none; simhash: verify its candidates by Jaccard >= --threshold (exact or estimate; default "
-               "there: none)",
+               "or none; simhash: verify its candidates by Jaccard >= --threshold (exact, estimate or none; "
+               "default there: estimate)",
      cxxopts::value<std::string>()->default_value("auto"))
     ("similarity", "jaccard, containment (max of both directions), containment-a (share of the earlier "
                    "document in the later) or containment-b (share of the later in the earlier)",

@@ -19,7 +19,10 @@ double get_unit(const cxxopts::ParseResult& r, const std::string& name) {
 
 void add_simhash_options(cxxopts::Options& o) {
   o.add_options("SimHash (--method simhash)")
-    ("hamming", "pairs within this Hamming distance k of 64 bits (0..32)", cxxopts::value<int64_t>()->default_value("3"))
+    ("hamming", "pairs within this Hamming distance k of 64 bits (0..32). Default: from --threshold, the 90th "
+                "percentile of the distance of a pair at the threshold under the binomial model of SimHash "
+                "(k = 16, 13, 10 at 0.7, 0.8, 0.9; docs/simhash.md); the candidates are then verified "
+                "(--verify estimate)", cxxopts::value<int64_t>())
     ("blocks", "m blocks of the fingerprint, m >= k+1; C(m, m-k) tables (0 = k+1)",
      cxxopts::value<int64_t>()->default_value("0"))
     ("split-factor", "runs above (1+mu) x the mean run size are split again", cxxopts::value<double>()->default_value("2"))
@@ -34,9 +37,10 @@ void add_simhash_options(cxxopts::Options& o) {
 
 SimHashConfig read_simhash_options(const cxxopts::ParseResult& r) {
   SimHashConfig c;
-  const auto k = option<int64_t>(r, "hamming");
+  // Without --hamming, k comes from --threshold when the engine starts (the library's rule).
+  const int64_t k = r.count("hamming") ? option<int64_t>(r, "hamming") : 0;
   GD_EXPECTS(k >= 0 && k <= 32, "--hamming must be in 0..32, got " + std::to_string(k));
-  c.hamming = uint32_t(k);
+  if (r.count("hamming")) c.hamming = uint32_t(k);
   const auto m = option<int64_t>(r, "blocks");
   GD_EXPECTS(m == 0 || (m >= k + 1 && m <= 64),
              "--blocks must be 0 or in " + std::to_string(k + 1) + "..64 (at least --hamming + 1), got " +
@@ -57,7 +61,8 @@ SimHashConfig read_simhash_options(const cxxopts::ParseResult& r) {
              "--meta-weight needs --meta-field NAME (without metadata the score is 1/(1+hamming))");
   c.meta_weight = get_unit(r, "meta-weight");
   c.min_score = get_unit(r, "min-score");
-  // SimHash verifies only when asked: dedup's --verify default (auto) is MinHash's.
+  // dedup's --verify default (auto) is MinHash's; SimHash's default is the library's
+  // (estimate), which the wide k from --threshold needs to stay precise.
   if (r.count("verify")) c.verify = enum_option<VerifyMode>(r, "verify");
   // Features: k-grams when the user asked for shingles explicitly, else word tokens.
   // (count() is 0 for an option left at its default or not registered by the command.)

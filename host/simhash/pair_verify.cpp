@@ -20,6 +20,9 @@ PairVerifier::PairVerifier(const Config& config)
   if (mode_ == VerifyMode::estimate) {
     Config minhash = config;
     minhash.method = "minhash";
+    // Char shingles never read words: --tokenizer icu (for SimHash's token features)
+    // does not apply to the sets verified, and MinHash would refuse it with them.
+    if (minhash.shingle.kind == ShingleKind::chars) minhash.shingle.tokenizer = Tokenizer::simple;
     minhash_ = std::make_unique<MinHashEngine>(minhash);
   }
 }

@@ -30,6 +30,25 @@
 namespace gpudedup::detail {
 namespace {
 
+// The popcount of every comparison: the popcnt instruction where present (picked once
+// at load), else the compiler's portable count (a libgcc call per pair without it).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define GD_SIMHASH_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define GD_SIMHASH_POPCNT_CLONES
+#endif
+
+/// The places j in idx[0, n) with popcount(x ^ v[idx[j]]) <= k, into `hits` (n entries).
+GD_SIMHASH_POPCNT_CLONES
+size_t within_k(uint64_t x, const uint64_t* v, const uint32_t* idx, size_t n, uint32_t k, uint32_t* hits) {
+  size_t h = 0;
+  for (size_t j = 0; j < n; ++j) {
+    hits[h] = uint32_t(j);
+    h += uint32_t(__builtin_popcountll(x ^ v[idx[j]])) <= k;
+  }
+  return h;
+}
+
 // A split must leave at most half the pair comparisons of the run (with its sorts
 // counted) to be taken: each level then at least halves the work below it, so the
 // total stays within twice a direct comparison of the run.
@@ -63,15 +82,16 @@ struct RunSearch {
   }
 
   void compare_all(const uint32_t* idx, size_t n) const {
+    std::vector<uint32_t> hits(n);
     for (size_t i = 0; i < n; ++i) {
       const uint64_t x = v[idx[i]];
-      for (size_t j = i + 1; j < n; ++j) {
+      const size_t found = within_k(x, v, idx + i + 1, n - i - 1, k, hits.data());
+      for (size_t h = 0; h < found; ++h) {
+        const uint32_t j = uint32_t(i + 1 + hits[h]);
         const uint64_t diff = x ^ v[idx[j]];
-        const uint32_t d = uint32_t(__builtin_popcountll(diff));
-        if (d <= k && allowed(diff)) {
-          const uint32_t a = std::min(idx[i], idx[j]), b = std::max(idx[i], idx[j]);
-          out->push_back({a, b, d});
-        }
+        if (!allowed(diff)) continue;
+        const uint32_t a = std::min(idx[i], idx[j]), b = std::max(idx[i], idx[j]);
+        out->push_back({a, b, uint32_t(__builtin_popcountll(diff))});
       }
       // A run of one big cluster has pairs quadratic in its size: hand them on as they come.
       if (sink && out->size() >= batch) (*sink)(*out);

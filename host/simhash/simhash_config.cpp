@@ -8,7 +8,10 @@
 namespace gpudedup {
 
 void SimHashConfig::validate() const {
-  detail::make_hamming_plan(hamming, blocks, split_factor);  // --hamming, --blocks, --split-factor
+  // --hamming, --blocks, --split-factor; a k from the threshold is checked with --blocks
+  // when the engine resolves it (the threshold is Config's).
+  const bool from_threshold = hamming == hamming_from_threshold;
+  detail::make_hamming_plan(from_threshold ? 0 : hamming, from_threshold && blocks == 0 ? 1 : blocks, split_factor);
   GD_EXPECTS(std::isfinite(len_mu) && len_mu >= 0 && len_mu <= detail::simhash_max_len,
              "`simhash.len_mu` must be in 0.." + std::to_string(detail::simhash_max_len) + ", got " + std::to_string(len_mu));
   GD_EXPECTS(std::isfinite(len_sigma) && len_sigma > 0 && len_sigma <= 1000,

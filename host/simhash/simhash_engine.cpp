@@ -42,6 +42,7 @@ struct SimHashEngine::Impl {
   SimHashPairInfo pair_info;  // of the last finish()
   std::unique_ptr<detail::PairVerifier> verifier;  // SimHashConfig::verify
   uint64_t passed_verification = 0;                 // of the last finish()
+  bool hamming_from_threshold = false;              // k chosen by simhash_hamming_for_threshold()
 
   void freeze() {
     if (frozen) return;
@@ -159,12 +160,14 @@ SimHashEngine::SimHashEngine(const Config& config, const SimHashConfig& simhash)
     : SimHashEngine(with_simhash(config, simhash)) {}
 
 SimHashEngine::SimHashEngine(const Config& config) : impl_(std::make_unique<Impl>()) {
-  const SimHashConfig& simhash = config.simhash;
   auto& s = *impl_;
   s.config = config;
   s.config.method = "simhash";
   s.config.validate();
-  s.sh = simhash;
+  s.hamming_from_threshold = config.simhash.hamming == SimHashConfig::hamming_from_threshold;
+  s.config.simhash.hamming = config.simhash.resolved_hamming(config.threshold);
+  s.sh = s.config.simhash;
+  const SimHashConfig& simhash = s.sh;
   s.spec = detail::make_simhash_spec(config, simhash);
   s.plan = detail::make_hamming_plan(simhash.hamming, simhash.blocks, simhash.split_factor);
   if (simhash.use_meta) {
@@ -316,6 +319,7 @@ std::vector<StatsField> SimHashEngine::stats_fields(const DedupResult& r) const 
   const SimHashConfig& sh = impl_->sh;
   std::vector<StatsField> f = {
       {"hamming", std::to_string(sh.hamming)},
+      {"hamming_from", detail::json_string(impl_->hamming_from_threshold ? "threshold" : "option")},
       {"blocks", std::to_string(sh.resolved_blocks())},
       {"weights", detail::json_string(to_string(sh.weights))},
       {"features", detail::json_string(to_string(sh.features))},
@@ -336,8 +340,9 @@ std::vector<StatsField> SimHashEngine::stats_fields(const DedupResult& r) const 
 std::vector<std::string> SimHashEngine::describe(const DedupResult& r) const {
   const SimHashConfig& sh = impl_->sh;
   std::vector<std::string> lines = {
-      detail::format("simhash, Hamming distance <= %u, %u blocks, weights %s, %llu pairs within k", sh.hamming,
-                     sh.resolved_blocks(), to_string(sh.weights), (unsigned long long)r.candidate_pairs)};
+      detail::format("simhash, Hamming distance <= %u%s, %u blocks, weights %s, %llu pairs within k", sh.hamming,
+                     impl_->hamming_from_threshold ? " (from the threshold)" : "", sh.resolved_blocks(),
+                     to_string(sh.weights), (unsigned long long)r.candidate_pairs)};
   if (sh.verify != VerifyMode::none) {
     lines.push_back(detail::format("verified by %s Jaccard of the shingle sets >= %.3f: %llu pairs passed",
                                    sh.verify == VerifyMode::exact ? "exact" : "estimated", impl_->config.threshold,

@@ -2,14 +2,34 @@
 
 #include <algorithm>
 
+#include "host/core/radix_sort.hpp"
 #include "host/core/union_find.hpp"
 
 namespace gpudedup::detail {
+namespace {
+
+struct KeyedPair {
+  uint64_t key;  // a << 32 | b: one 64-bit key orders pairs by (a, b)
+  uint32_t distance;
+};
+
+/// Sorts by (a, b); pairs are distinct, so the order is total. A radix sort: a chunk
+/// holds millions of pairs at a wide k, and a comparison sort of them was the search's
+/// largest cost.
+void sort_by_pair(std::vector<HammingPair>& pairs) {
+  std::vector<KeyedPair> keyed(pairs.size()), scratch;
+  for (size_t i = 0; i < pairs.size(); ++i) keyed[i] = {uint64_t(pairs[i].a) << 32 | pairs[i].b, pairs[i].distance};
+  radix_sort_by_key(keyed, scratch);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    pairs[i] = {uint32_t(keyed[i].key >> 32), uint32_t(keyed[i].key), keyed[i].distance};
+  }
+}
+
+}  // namespace
 
 void SpanningForest::add(std::vector<HammingPair>& candidates) {
   if (candidates.empty()) return;
-  std::sort(candidates.begin(), candidates.end(),
-            [](const HammingPair& x, const HammingPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  sort_by_pair(candidates);
   std::vector<ForestPair> merged;
   merged.reserve(forest_.size() + std::min(candidates.size(), size_t(documents_)));
   UnionFind uf(documents_);

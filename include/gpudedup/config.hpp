@@ -144,7 +144,11 @@ struct SimHashConfig {
   SimHashWeights weights = SimHashWeights::tf;
   double len_mu = 4.51;      ///< mean term length in code points (--len-mu)
   double len_sigma = 2.207;  ///< its standard deviation (--len-sigma)
-  uint32_t hamming = 3;      ///< k: pairs within this Hamming distance, 0..32 (--hamming)
+  /// `hamming` left at this: k is chosen from Config::threshold by
+  /// simhash_hamming_for_threshold() (simhash.hpp, docs/simhash.md).
+  static constexpr uint32_t hamming_from_threshold = 0xFFFFFFFFu;
+  /// k: pairs within this Hamming distance, 0..32 (--hamming); default: from the threshold.
+  uint32_t hamming = hamming_from_threshold;
   uint32_t blocks = 0;       ///< m >= k+1 blocks; 0 = k+1 (--blocks)
   double split_factor = 2.0; ///< runs above (1+mu) x the mean run size are split (--split-factor)
   /// Combined score with metadata sets (--meta-field): add() then needs the sets.
@@ -154,12 +158,15 @@ struct SimHashConfig {
   double min_score = 0;      ///< pairs pass when score >= this (--min-score)
   /// Candidates then pass only when the Jaccard of their Config::shingle sets reaches
   /// Config::threshold: exact (the sets are kept), estimate (Config::minhash.num_perm
-  /// MinHash values seeded by Config::seed) or none (--verify; docs/simhash.md).
-  VerifyMode verify = VerifyMode::none;
+  /// MinHash values seeded by Config::seed) or none (--verify; docs/simhash.md). The
+  /// default, estimate, is what lets the wide k of the threshold rule stay precise.
+  VerifyMode verify = VerifyMode::estimate;
   uint32_t meta_num_perm = 128;  ///< MinHash values per metadata set
   uint64_t meta_seed = 1;        ///< seeds the metadata MinHash family
 
-  /// m: `blocks`, or k+1 when 0.
+  /// k: `hamming`, or the rule's k for `threshold` when left at hamming_from_threshold.
+  uint32_t resolved_hamming(double threshold) const;
+  /// m: `blocks`, or k+1 when 0 (after resolved_hamming(): the engine's copy has k set).
   uint32_t resolved_blocks() const { return blocks ? blocks : hamming + 1; }
   /// @throws usage_error naming the option when a value is out of range.
   void validate() const;

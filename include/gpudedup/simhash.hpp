@@ -47,6 +47,19 @@ struct SimHashPairInfo {
 /// Without metadata the engine uses 1 / (1 + distance).
 double simhash_score(uint32_t distance, double meta_jaccard, double meta_weight);
 
+/// The Hamming radius k that `--method simhash` uses when none is given, from the
+/// Jaccard threshold t (docs/simhash.md, "The default k"). Model: a pair at Jaccard t has
+/// cosine at least 2t/(1+t) (the Dice bound, for sets), each fingerprint bit differs with
+/// probability p = arccos(2t/(1+t))/pi (Charikar 2002), so the distance is Binomial(64, p);
+/// k is the smallest value with P[distance > k] <= simhash_hamming_miss_bound, capped at
+/// 32 (the search's limit). Monotone: a lower threshold never gives a smaller k.
+/// @throws usage_error for t outside (0, 1].
+uint32_t simhash_hamming_for_threshold(double threshold);
+/// The share of pairs at the threshold that the rule's k may leave beyond its radius.
+inline constexpr double simhash_hamming_miss_bound = 0.1;
+/// The model's probability that one fingerprint bit differs for a pair at Jaccard t.
+double simhash_bit_difference(double jaccard);
+
 /// Every pair i < j of fps[0, n) with popcount(fps[i] ^ fps[j]) <= k, exactly once each,
 /// sorted by (a, b): the pigeonhole search over `blocks` (m >= k+1) block tables with run
 /// splitting (docs/simhash.md). Equal fingerprints are collapsed first, so exact

@@ -142,7 +142,12 @@ const std::map<std::string, Keyword>& keywords() {
       {"num_perm", {"minhash.num_perm", count(GD_FIELD(minhash.num_perm))}},
       {"bands", {"lsh.bands", count(GD_FIELD(lsh.bands))}},
       {"rows", {"lsh.rows", count(GD_FIELD(lsh.rows))}},
-      {"verify", {"verify", named<VerifyMode>(GD_FIELD(verify))}},
+      // As the program's --verify: MinHash's mode, and SimHash's (whose default, estimate,
+      // `verify="none"` turns off; auto is refused for simhash).
+      {"verify", {"verify", [](Config& c, nb::handle v, const Name& p) {
+                    named<VerifyMode>(GD_FIELD(verify))(c, v, p);
+                    c.simhash.verify = c.verify;
+                  }}},
       {"similarity", {"similarity", named<Similarity>(GD_FIELD(similarity))}},
       {"all_pairs", {"all_pairs", flag(GD_FIELD(all_pairs))}},
       {"keep", {"keep", named<KeepPolicy>(GD_FIELD(keep))}},

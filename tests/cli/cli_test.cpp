@@ -297,7 +297,9 @@ std::string meta_corpus() {
 
 TEST_F(CliTest, SimHashMetaFieldDecidesWhichPairsPassMinScore) {
   write("in.jsonl", meta_corpus());
-  const std::string common = "dedup --method simhash --quiet --id-field id --all-pairs " + path("in.jsonl");
+  // k = 3 unverified: the score alone decides here (candidate_pairs below counts pairs within k).
+  const std::string common =
+      "dedup --method simhash --hamming 3 --verify none --quiet --id-field id --all-pairs " + path("in.jsonl");
   // Every copy is at distance 0. Without metadata the score is 1/(1+0) = 1: all pass.
   RunResult r = run(common + " --min-score 0.9 --removed " + path("plain.tsv") + " --stats " + path("plain.json"));
   ASSERT_EQ(r.code, 0) << r.err;

@@ -45,6 +45,7 @@ cxxopts::ParseResult parse(cxxopts::Options& o, std::vector<std::string> args) {
 TEST(SimHashEngine, ClustersNearDuplicatesWithSmallestRepresentative) {
   SimHashConfig s;
   s.hamming = 6;
+  s.verify = VerifyMode::none;  // the Hamming distance alone decides here
   SimHashEngine e(cpu(), s);
   EXPECT_EQ(e.add(corpus()), 0u);
   const auto fp = e.corpus_fingerprints();
@@ -72,6 +73,7 @@ TEST(SimHashEngine, AllPairsListsEveryPairWithinK) {
   c.all_pairs = true;
   SimHashConfig s;
   s.hamming = 6;
+  s.verify = VerifyMode::none;  // the Hamming distance alone decides here
   SimHashEngine e(c, s);
   e.add(corpus());
   const auto r = e.finish();
@@ -84,6 +86,7 @@ TEST(SimHashEngine, AllPairsListsEveryPairWithinK) {
 TEST(SimHashEngine, MinScoreFiltersByDistance) {
   SimHashConfig s;
   s.hamming = 6;
+  s.verify = VerifyMode::none;  // the Hamming distance alone decides here
   s.min_score = 0.99;  // 1/(1+d) >= 0.99 only for d = 0
   SimHashEngine e(cpu(), s);
   e.add(corpus());
@@ -107,6 +110,7 @@ TEST(SimHashEngine, MetaScoreCombinesHammingAndMetadataJaccard) {
 
   SimHashConfig s;
   s.hamming = 6;
+  s.verify = VerifyMode::none;  // the Hamming distance alone decides here
   s.use_meta = true;
   s.meta_weight = 0.5;
   s.min_score = 0.75;  // d = 0 needs J >= 0.5; d >= 1 needs J >= 1 and d = 1 ... here J decides

@@ -111,7 +111,7 @@ TEST(SimHashVerify, EstimateIsMinHashsEstimateAndClustersAreComponents) {
   EXPECT_LT(r.pairs.size(), ra.pairs.size());  // a spanning forest
 }
 
-TEST(SimHashVerify, ProgramVerifiesOnlyWhenAsked) {
+TEST(SimHashVerify, ProgramVerifiesByEstimateUnlessToldNot) {
   const test_support::TempDir dir;
   std::string jsonl;
   const DocumentBatch batch = templated(3);
@@ -122,8 +122,9 @@ TEST(SimHashVerify, ProgramVerifiesOnlyWhenAsked) {
     EXPECT_EQ(r.code, 0) << r.err;
     return test_support::read_file(stats);
   };
-  // dedup's --verify default (estimate) is MinHash's: SimHash verifies only when asked.
-  EXPECT_EQ(run("").find("\"pairs_passing_verification\""), std::string::npos);
-  EXPECT_NE(run(" --verify exact").find("\"pairs_passing_verification\""), std::string::npos);
+  // dedup's --verify default (auto) is MinHash's; SimHash's default is estimate.
+  EXPECT_NE(run("").find("\"simhash_verify\": \"estimate\""), std::string::npos);
+  EXPECT_NE(run(" --verify exact").find("\"simhash_verify\": \"exact\""), std::string::npos);
   EXPECT_NE(run(" --verify estimate").find("\"pairs_passing_verification\""), std::string::npos);
+  EXPECT_EQ(run(" --verify none").find("\"pairs_passing_verification\""), std::string::npos);
 }
