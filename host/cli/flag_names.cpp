@@ -17,6 +17,7 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"bloom.hashes", "--bloom-hashes"},
       {"bloom.lsh_bits", "--bloom-lsh-bits"},
       {"bloom.lsh_tables", "--bloom-lsh-tables"},
+      {"bloom.sample_long", "--bloom-long"},
       {"device", "--device"},
       {"filter.output", "--output"},
       {"filter.output_dir", "--output-dir"},

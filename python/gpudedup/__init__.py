@@ -243,7 +243,8 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
         from `texts`, as the program does; "estimate", "exact", "none"), similarity ("jaccard",
         "containment"), all_pairs, stop_words, remove_stop_words, stop_word_anchored,
         sample, sample_size, sample_mod, bloom_bits, bloom_hashes, bloom_measure,
-        bloom_all_pairs_limit, bloom_lsh_bits, bloom_lsh_tables, hamming, blocks,
+        bloom_all_pairs_limit, bloom_lsh_bits, bloom_lsh_tables, bloom_long ("sample",
+        the default: long documents' shingles sampled so no filter saturates; "full"), hamming, blocks,
         weights, features, len_mu, len_sigma, split_factor, meta_weight, min_score,
         device (docs/python.md). An option of a group the method does not read (hamming
         with minhash) is refused.

@@ -16,6 +16,7 @@ KEYWORD_OF = {
     "bloom.hashes": "bloom_hashes",
     "bloom.lsh_bits": "bloom_lsh_bits",
     "bloom.lsh_tables": "bloom_lsh_tables",
+    "bloom.sample_long": "bloom_long",
     "bloom.measure": "bloom_measure",
     "device": "device",
     "lsh.bands": "bands",

@@ -160,6 +160,12 @@ const std::map<std::string, Keyword>& keywords() {
       {"bloom_all_pairs_limit", {"bloom.all_pairs_limit", count(GD_FIELD(bloom.all_pairs_limit))}},
       {"bloom_lsh_bits", {"bloom.lsh_bits", count(GD_FIELD(bloom.lsh_bits))}},
       {"bloom_lsh_tables", {"bloom.lsh_tables", count(GD_FIELD(bloom.lsh_tables))}},
+      {"bloom_long", {"bloom.sample_long", [](Config& c, nb::handle v, const Name& p) {
+         const auto text = as<std::string>(v, p);
+         if (text != "sample" && text != "full")
+           throw usage_error("`" + p.param + "` must be sample or full, got '" + text + "'");
+         c.bloom.sample_long = text == "sample";
+       }}},
       {"hamming", {"simhash.hamming", count(GD_FIELD(simhash.hamming))}},
       {"blocks", {"simhash.blocks", count(GD_FIELD(simhash.blocks))}},
       {"weights", {"simhash.weights", named<SimHashWeights>(GD_FIELD(simhash.weights))}},

@@ -319,3 +319,15 @@ def test_the_gil_is_released_while_the_engine_runs():
     # end; released, the thread goes on ticking in the second half of the call.
     assert any(start + (end - start) / 2 < t < end for t in ticks)
     assert len(engine.finish()) == 20_000  # distinct texts: no candidate work to speak of
+
+
+def test_bloom_long_documents_keyword():
+    """bloom_long mirrors --bloom-long: "sample" (the default) and "full" give the same
+    answer on short texts (nothing is long enough to sample); anything else is refused."""
+    texts = ["the quick brown fox jumps over the lazy dog %d" % (i // 2) for i in range(40)]
+    sampled = gpudedup.dedup(texts, method="bloom", backend="cpu")
+    full = gpudedup.dedup(texts, method="bloom", backend="cpu", bloom_long="full")
+    assert list(sampled.keep) == list(full.keep)
+    assert sum(sampled.keep) < len(texts)
+    with pytest.raises(ValueError, match="bloom_long.*sample or full"):
+        gpudedup.dedup(texts, method="bloom", backend="cpu", bloom_long="some")
