@@ -11,8 +11,9 @@ the engine's candidate, verification and cluster stages on the driver:
 2. candidates, verification, clusters (driver): each partition's rows, in partition order,
    go to one gpudedup.Engine with Engine.add_signatures(); finish() runs the engine's own
    candidate stage (band keys, buckets; a GPU's when there is one), verification and
-   clustering, and applies the keep policy: the answer gpudedup.dedup(texts, num_perm=P)
-   gives on the same column.
+   clustering, and applies the keep policy: the answer gpudedup.dedup(texts, num_perm=P,
+   verify="estimate") gives on the same column (the driver holds no texts, so its
+   verification is the estimate; dedup()'s default reads borderline pairs' texts again).
 Null texts are counted as skipped and kept. The engine on the driver holds 4 x P bytes per
 text (the signatures), never the texts. The driver's Engine must be made with the num_perm,
 seed and shingles the workers sketched with (only num_perm is checked).

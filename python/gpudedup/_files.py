@@ -97,8 +97,9 @@ _NO_PARQUET = ": gpudedup cannot read Parquet: "
 
 @contextlib.contextmanager
 def _parquet_route() -> Iterator[None]:
-    """The library's "no Parquet in this build" error, with the package's way instead of
-    rebuilding: the package never has the Parquet module (python/CMakeLists.txt)."""
+    """The library's "no Parquet in this build" error, told the package's way: a package
+    built without pyarrow has no Parquet module (python/CMakeLists.txt); the message names
+    the reinstall that adds it and the route through pyarrow without it."""
     try:
         yield
     except _core.UsageError as e:
@@ -106,7 +107,10 @@ def _parquet_route() -> Iterator[None]:
             raise
         path = str(e).split(_NO_PARQUET)[0]
         raise _core.UsageError(
-            f"{path}: dedup_files() does not read Parquet (the package has no Arrow C++ of its own "
-            "beside pyarrow's): read the text column with pyarrow.parquet.read_table(path, "
-            "columns=[\"text\"]) and give it to gpudedup.dedup() or a gpudedup.Engine, then filter "
-            "the table with the result's keep (docs/python.md, examples/python/parquet_shards.py)") from None
+            f"{path}: this gpudedup was installed without pyarrow at build time, so dedup_files() "
+            "reads no Parquet. To read it, reinstall from the gpudedup clone with the pyarrow you "
+            "will use: `pip install pyarrow scikit-build-core nanobind && pip install "
+            "--no-build-isolation .` (docs/python.md, \"Parquet in dedup_files()\"). Or read the "
+            "text column with pyarrow.parquet.read_table(path, columns=[\"text\"]), give it to "
+            "gpudedup.dedup() or a gpudedup.Engine and filter the table with the result's keep "
+            "(examples/python/parquet_shards.py)") from None

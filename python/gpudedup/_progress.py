@@ -2,8 +2,11 @@
 caller's own function."""
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any, Callable, Dict, Optional, Union
+
+from ._progress_lines import ProgressLines
 
 Progress = Union[None, bool, Callable[[Dict[str, Any]], None]]
 
@@ -26,6 +29,12 @@ class TqdmBar:
             self._by_bytes = total is not None
             self._bar = self._tqdm(desc=f"gpudedup {self._stage}", total=total,
                                    unit="B" if self._by_bytes else self._unit, unit_scale=True, leave=False)
+        elif not self._by_bytes and p.get("total_input_bytes"):
+            # The total comes with the first batch, after the stage's first report: count
+            # bytes from then on, as the percentage and the ETA need.
+            self._by_bytes = True
+            self._bar.unit = "B"
+            self._bar.reset(total=p["total_input_bytes"])
         value = p["input_bytes"] if self._by_bytes else p["documents"]
         self._bar.update(max(0, value - self._bar.n))
 
@@ -36,14 +45,16 @@ class TqdmBar:
 
 
 def progress_function(progress: Progress, unit: str = "doc") -> Optional[Callable[[Dict[str, Any]], None]]:
-    """None for no progress; True: a tqdm bar (a warning and no bar when tqdm is not
-    installed); a callable is called with a dict per batch (stage, documents, input_bytes,
+    """None for no progress; True: a tqdm bar on a terminal (a warning and no bar when tqdm
+    is not installed), whole lines at least once a second otherwise (a log); a callable is called with a dict per batch (stage, documents, input_bytes,
     total_input_bytes, seconds)."""
     if progress is None or progress is False:
         return None
     if callable(progress):
         return progress
     if progress is True:
+        if not _is_terminal(sys.stderr):
+            return ProgressLines(sys.stderr, unit)
         try:
             from tqdm.auto import tqdm
         except ImportError:
@@ -54,6 +65,13 @@ def progress_function(progress: Progress, unit: str = "doc") -> Optional[Callabl
     raise TypeError(f"progress must be True, False, None or a function, not {type(progress).__name__}")
 
 
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
 def close(report: Any) -> None:
-    if isinstance(report, TqdmBar):
+    if isinstance(report, (TqdmBar, ProgressLines)):
         report.close()

@@ -2,6 +2,7 @@
 import gzip
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -166,9 +167,13 @@ def test_progress_and_ctrl_c_between_batches(corpus, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.jsonl"]  # no output, no temporary
 
 
-def test_progress_true_uses_tqdm_when_installed(corpus, tmp_path, capsys):
-    tqdm = pytest.importorskip("tqdm")
-    assert tqdm
+def test_progress_true_on_a_terminal_draws_a_tqdm_bar_over_bytes(corpus, tmp_path, capsys, monkeypatch):
+    pytest.importorskip("tqdm")
+    import gpudedup._progress as progress
+
+    monkeypatch.setattr(progress, "_is_terminal", lambda stream: True)
     write_jsonl(tmp_path / "c.jsonl", corpus)
     gpudedup.dedup_files(tmp_path / "c.jsonl", batch_size=16, progress=True, backend="cpu")
-    assert "gpudedup sketch" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # tqdm's bar: the sketch over the known byte total (a percentage, bytes a second), not documents.
+    assert re.search(r"gpudedup sketch: +\d+%\|.*B/s\]", err), err
