@@ -25,13 +25,13 @@ ContainmentCandidates::ContainmentCandidates(std::vector<ClassBands> plan) : pla
   }
 }
 
-void ContainmentCandidates::walk(size_t pass, const uint32_t* rows, uint32_t num_perm, const uint32_t* sizes,
-                                 size_t n, const std::function<void(uint32_t, uint32_t)>& pair) {
+void ContainmentCandidates::walk(size_t pass, const RowSource& row, const uint32_t* sizes, size_t n,
+                                 const std::function<void(uint32_t, uint32_t)>& pair) {
   const Pass& p = passes_[pass];
   entries_.clear();
   for (size_t d = 0; d < n; ++d) {
     if (sizes[d] == 0) continue;  // an empty document is never a near-duplicate
-    const uint32_t* band = rows + d * num_perm + size_t(p.band) * p.rows;
+    const uint32_t* band = row(uint32_t(d), 0) + size_t(p.band) * p.rows;
     entries_.push_back({band_key(band, p.rows, p.band), size_class(sizes[d]), uint32_t(d)});
   }
   std::sort(entries_.begin(), entries_.end(), [](const Entry& x, const Entry& y) {
@@ -42,8 +42,8 @@ void ContainmentCandidates::walk(size_t pass, const uint32_t* rows, uint32_t num
   // there, so each pair is a candidate once (verified once, counted once).
   const size_t earlier = size_t(p.band) * p.rows;
   auto emit = [&](uint32_t x, uint32_t y) {
-    const uint32_t* rx = rows + size_t(x) * num_perm;
-    const uint32_t* ry = rows + size_t(y) * num_perm;
+    const uint32_t* rx = row(x, 0);
+    const uint32_t* ry = row(y, 1);
     for (size_t lo = 0; lo < earlier; lo += p.rows) {
       if (std::equal(rx + lo, rx + lo + p.rows, ry + lo)) return;
     }

@@ -23,10 +23,17 @@ class ContainmentCandidates {
   /// Pass `pass`: every pair (a, b), a < b, of non-empty documents that share the pass's
   /// band key, whose size classes are a distance apart that the pass serves, and that
   /// shared no earlier band of those rows (each pair comes in one pass only); buckets
-  /// by key, then by class, then by document number. `rows` holds n rows of num_perm
-  /// values, `sizes` the n set sizes.
-  void walk(size_t pass, const uint32_t* rows, uint32_t num_perm, const uint32_t* sizes, size_t n,
+  /// by key, then by class, then by document number. `sizes` holds the n set sizes;
+  /// row(d, slot) gives document d's signature row, valid until row() is next called
+  /// with the same slot (0 or 1: a corpus read from a file holds two rows at a time).
+  using RowSource = std::function<const uint32_t*(uint32_t doc, int slot)>;
+  void walk(size_t pass, const RowSource& row, const uint32_t* sizes, size_t n,
             const std::function<void(uint32_t, uint32_t)>& pair);
+  /// walk() over n rows of num_perm values held in memory.
+  void walk(size_t pass, const uint32_t* rows, uint32_t num_perm, const uint32_t* sizes, size_t n,
+            const std::function<void(uint32_t, uint32_t)>& pair) {
+    walk(pass, [&](uint32_t d, int) { return rows + size_t(d) * num_perm; }, sizes, n, pair);
+  }
 
  private:
   struct Pass {

@@ -195,17 +195,31 @@ struct MinHashEngine::Impl {
     const double t = backend_threshold;
     const bool accept_all = backend_accepts_all;
     const detail::CorpusView corpus = view();
+    // Spilled, the rows come from the spill file (the set sizes are read once: 4 B each).
+    std::vector<uint32_t> spilled_sizes;
+    if (spill) {
+      spilled_sizes.resize(r.documents);
+      for (uint64_t d = 0; d < r.documents; ++d) spilled_sizes[d] = set_size(uint32_t(d));
+    }
+    const std::vector<uint32_t>& sizes = spill ? spilled_sizes : set_sizes;
+    const detail::ContainmentCandidates::RowSource row = [&](uint32_t d, int slot) -> const uint32_t* {
+      if (!spill) return signatures.row(d);
+      uint64_t& cached = slot == 0 ? row_a_doc : row_b_doc;
+      std::vector<uint32_t>& values = slot == 0 ? row_a : row_b;
+      values.resize(spill->row_values());
+      if (cached != d) spill->read_row(cached = d, values.data());
+      return values.data();
+    };
     std::vector<ScoredPair> passed;
     for (size_t pass = 0; pass < containment->passes(); ++pass) {
       passed.clear();
       auto t0 = stage_clock::now();
-      containment->walk(pass, signatures.values.data(), signatures.num_perm, set_sizes.data(), set_sizes.size(),
-                        [&](uint32_t a, uint32_t b) {
-                          ++r.candidate_pairs;
-                          if (skip(a, b)) return;
-                          const double s = detail::pair_similarity(spec, corpus, a, b);
-                          if (accept_all || s >= t) passed.push_back({a, b, s});
-                        });
+      containment->walk(pass, row, sizes.data(), sizes.size(), [&](uint32_t a, uint32_t b) {
+        ++r.candidate_pairs;
+        if (skip(a, b)) return;
+        const double s = spill ? spilled_similarity(a, b) : detail::pair_similarity(spec, corpus, a, b);
+        if (accept_all || s >= t) passed.push_back({a, b, s});
+      });
       seconds.candidates += seconds_since(t0);
       t0 = stage_clock::now();
       cluster(passed, uf, r);
@@ -213,9 +227,8 @@ struct MinHashEngine::Impl {
     }
   }
 
-  /// Whether the containments' search by size classes runs (not past the memory limit:
-  /// the spilled corpus is walked by the bands of `lsh`).
-  bool by_size_classes() const { return containment && !spill; }
+  /// Whether the containments' search by size classes runs (in memory or spilled).
+  bool by_size_classes() const { return bool(containment); }
 
   void finish_minhash(detail::UnionFind& uf, DedupResult& r) {
     const bool all = spec.config.all_pairs;
@@ -223,7 +236,7 @@ struct MinHashEngine::Impl {
     auto skip = [&](uint32_t a, uint32_t b) { return !all && uf.find(a) == uf.find(b); };
     std::vector<ScoredPair> passed;
     detail::WindowedBuckets windowed;
-    if (by_size_classes()) containment_pairs(skip, uf, r);
+    if (by_size_classes()) containment_pairs(skip, uf, r);  // spilled too: rows from the file
     for (uint32_t band = 0; band < (by_size_classes() ? 0 : lsh.bands); ++band) {
       passed.clear();
       windowed.clear();
@@ -449,12 +462,14 @@ std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
                                      c.minhash.num_perm, 1 / d.worst_ratio, d.miss));
       break;
     }
-  } else if (s.containment) {
-    lines.push_back("containment past the memory limit: one banding for the threshold as Jaccard; pairs of unequal "
-                    "size are not promised");
   }
   if (s.borderline) lines.push_back(detail::describe_borderline(s.borderline->band(), s.borderline->stats()));
-  if (s.spill) {
+  if (s.spill && s.by_size_classes()) {
+    lines.push_back(detail::format("past the memory limit (%.1f MiB): spilled %.1f MiB to %s; the containment passes "
+                                   "read rows from it and hold one band key per document (16 B)",
+                                   double(s.memory_limit) / (1 << 20), double(s.spill->bytes()) / (1 << 20),
+                                   s.spill->folder().c_str()));
+  } else if (s.spill) {
     lines.push_back(detail::format("past the memory limit (%.1f MiB): spilled %.1f MiB to %s, up to %u partitions per band",
                                    double(s.memory_limit) / (1 << 20), double(s.spill->bytes()) / (1 << 20),
                                    s.spill->folder().c_str(), s.spill_partitions));
