@@ -48,9 +48,23 @@ void make_distinct(std::vector<ScoredPair>& pairs) {
 
 }  // namespace
 
+double BorderlineBand::pair_margin(uint64_t size_a, uint64_t size_b) const {
+  if (similarity == Similarity::jaccard || num_perm == 0) return margin;
+  // The Jaccard of a pair of these sizes whose containment is the threshold: the estimate
+  // spreads as the binomial share at it (a pair of unequal sizes sits at a low Jaccard).
+  const double measured = similarity == Similarity::containment_a   ? double(size_a)
+                          : similarity == Similarity::containment_b ? double(size_b)
+                                                                    : double(std::min(size_a, size_b));
+  const double common = threshold * measured;
+  const double rest = double(size_a + size_b) - common;
+  const double j = rest > 0 ? std::min(1.0, common / rest) : 1.0;
+  return std::min(margin, borderline_sigmas * std::sqrt(j * (1 - j) / num_perm) + 1.0 / num_perm);
+}
+
 Verdict BorderlineBand::classify(double jaccard, uint64_t size_a, uint64_t size_b) const {
-  const double low = similarity_from_jaccard(similarity, std::max(0.0, jaccard - margin), size_a, size_b);
-  const double high = similarity_from_jaccard(similarity, std::min(1.0, jaccard + margin), size_a, size_b);
+  const double m = pair_margin(size_a, size_b);
+  const double low = similarity_from_jaccard(similarity, std::max(0.0, jaccard - m), size_a, size_b);
+  const double high = similarity_from_jaccard(similarity, std::min(1.0, jaccard + m), size_a, size_b);
   if (low >= threshold) return Verdict::pass;
   if (high < threshold) return Verdict::fail;
   return Verdict::borderline;
@@ -68,7 +82,12 @@ BorderlineBand make_borderline_band(const Config& config) {
   const double t = config.threshold;
   const double p = config.minhash.num_perm;
   band.threshold = t;
-  band.margin = borderline_sigmas * std::sqrt(t * (1 - t) / p) + 1 / p;
+  // The estimate's spread is that of the pair's Jaccard at the threshold: t for Jaccard;
+  // for the containments any Jaccard up to t/(2-t) (equal sizes) can sit there, so the
+  // widest spread among them.
+  const double j = config.similarity == Similarity::jaccard ? t : std::min(0.5, t / (2 - t));
+  band.margin = borderline_sigmas * std::sqrt(j * (1 - j) / p) + 1 / p;
+  band.num_perm = config.minhash.num_perm;
   band.similarity = config.similarity;
   return band;
 }

@@ -32,12 +32,19 @@ enum class Verdict { fail, borderline, pass };
 
 /// Where a pair's estimate lies. The margin is on the Jaccard estimate:
 /// borderline_sigmas * sqrt(t(1-t)/P) + 1/P (one signature value, the estimate's step),
-/// with t the threshold; for the containments both ends of the estimate +- margin are
+/// with t the threshold; for the containments t is the Jaccard a pair of those set sizes
+/// has at the threshold (pair_margin; `margin` is the widest, at min(1/2, t/(2-t))), and
+/// both ends of the estimate +- margin are
 /// mapped through the set sizes (a monotone map) and compared with the threshold.
 struct BorderlineBand {
   double threshold = 0;
-  double margin = 0;
+  double margin = 0;  ///< the widest margin (Jaccard: every pair's)
   Similarity similarity = Similarity::jaccard;
+  uint32_t num_perm = 0;
+
+  /// The margin of a pair of these set sizes: for the containments the spread at the
+  /// Jaccard their threshold means at these sizes (never above `margin`).
+  double pair_margin(uint64_t size_a, uint64_t size_b) const;
 
   Verdict classify(double jaccard, uint64_t size_a, uint64_t size_b) const;
   /// Whether classify() needs the pair's set sizes (the containments); for Jaccard the

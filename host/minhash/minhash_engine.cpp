@@ -17,6 +17,7 @@
 #include "host/minhash/borderline_verify.hpp"
 #include "host/minhash/bucket_completion.hpp"
 #include "host/minhash/compute_backend.hpp"
+#include "host/minhash/containment_candidates.hpp"
 #include "host/minhash/memory_budget.hpp"
 #include "host/minhash/partitioned_candidates.hpp"
 #include "host/minhash/spill_store.hpp"
@@ -44,6 +45,8 @@ struct MinHashEngine::Impl {
   std::unique_ptr<detail::SpillStore> spill;  ///< set once the corpus passed memory_limit
   unsigned spill_partitions = 0;              ///< the most partitions a band was split into
   Signatures batch_signatures;                ///< one batch's, on its way to the spill
+  /// The containments' candidate stage by size classes (automatic bands, in memory).
+  std::optional<detail::ContainmentCandidates> containment;
   std::vector<uint32_t> batch_sizes;
 
   uint64_t documents() const { return spill ? spill->documents() : set_sizes.size(); }
@@ -185,13 +188,56 @@ struct MinHashEngine::Impl {
     return std::make_unique<detail::PartitionedCandidates>(*spill, budget);
   }
 
+  /// The containments' band passes over size classes (containment_candidates.hpp), on
+  /// the host for both backends; pairs pass the backends' rule, then cluster().
+  void containment_pairs(const std::function<bool(uint32_t, uint32_t)>& skip, detail::UnionFind& uf,
+                         DedupResult& r) {
+    const double t = backend_threshold;
+    const bool accept_all = backend_accepts_all;
+    const detail::CorpusView corpus = view();
+    // Spilled, the rows come from the spill file (the set sizes are read once: 4 B each).
+    std::vector<uint32_t> spilled_sizes;
+    if (spill) {
+      spilled_sizes.resize(r.documents);
+      for (uint64_t d = 0; d < r.documents; ++d) spilled_sizes[d] = set_size(uint32_t(d));
+    }
+    const std::vector<uint32_t>& sizes = spill ? spilled_sizes : set_sizes;
+    const detail::ContainmentCandidates::RowSource row = [&](uint32_t d, int slot) -> const uint32_t* {
+      if (!spill) return signatures.row(d);
+      uint64_t& cached = slot == 0 ? row_a_doc : row_b_doc;
+      std::vector<uint32_t>& values = slot == 0 ? row_a : row_b;
+      values.resize(spill->row_values());
+      if (cached != d) spill->read_row(cached = d, values.data());
+      return values.data();
+    };
+    std::vector<ScoredPair> passed;
+    for (size_t pass = 0; pass < containment->passes(); ++pass) {
+      passed.clear();
+      auto t0 = stage_clock::now();
+      containment->walk(pass, row, sizes.data(), sizes.size(), [&](uint32_t a, uint32_t b) {
+        ++r.candidate_pairs;
+        if (skip(a, b)) return;
+        const double s = spill ? spilled_similarity(a, b) : detail::pair_similarity(spec, corpus, a, b);
+        if (accept_all || s >= t) passed.push_back({a, b, s});
+      });
+      seconds.candidates += seconds_since(t0);
+      t0 = stage_clock::now();
+      cluster(passed, uf, r);
+      seconds.cluster += seconds_since(t0);
+    }
+  }
+
+  /// Whether the containments' search by size classes runs (in memory or spilled).
+  bool by_size_classes() const { return bool(containment); }
+
   void finish_minhash(detail::UnionFind& uf, DedupResult& r) {
     const bool all = spec.config.all_pairs;
     const auto walker = make_walker(r.documents);
     auto skip = [&](uint32_t a, uint32_t b) { return !all && uf.find(a) == uf.find(b); };
     std::vector<ScoredPair> passed;
     detail::WindowedBuckets windowed;
-    for (uint32_t band = 0; band < lsh.bands; ++band) {
+    if (by_size_classes()) containment_pairs(skip, uf, r);  // spilled too: rows from the file
+    for (uint32_t band = 0; band < (by_size_classes() ? 0 : lsh.bands); ++band) {
       passed.clear();
       windowed.clear();
       auto t0 = stage_clock::now();
@@ -247,6 +293,8 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
                            : choose_lsh_params(config.threshold, config.minhash.num_perm,
                                                config.lsh.false_positive_weight,
                                                config.lsh.false_negative_weight);
+  if (config.similarity != Similarity::jaccard && !config.lsh.bands)
+    s.containment.emplace(detail::containment_band_plan(config.threshold, config.minhash.num_perm));
   s.signatures.num_perm = config.minhash.num_perm;
   s.keep_sets = config.verify == VerifyMode::exact;
   s.memory_limit = detail::resolved_memory_limit(config);
@@ -343,7 +391,13 @@ std::vector<std::pair<uint32_t, uint32_t>> MinHashEngine::candidate_pairs() cons
                             "to list the candidate pairs here");
   impl_->compute->flush();
   std::vector<std::pair<uint32_t, uint32_t>> all;
-  for (uint32_t band = 0; band < impl_->lsh.bands; ++band)
+  if (auto& c = impl_->containment) {
+    const auto& s = *impl_;
+    for (size_t pass = 0; pass < c->passes(); ++pass)
+      c->walk(pass, s.signatures.values.data(), s.signatures.num_perm, s.set_sizes.data(), s.set_sizes.size(),
+              [&](uint32_t a, uint32_t b) { all.emplace_back(a, b); });
+  }
+  for (uint32_t band = 0; band < (impl_->containment ? 0 : impl_->lsh.bands); ++band)
     impl_->compute->band_candidates(impl_->view(), band, impl_->lsh.rows, all);
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
@@ -356,6 +410,10 @@ DedupResult MinHashEngine::finish() {
   DedupResult r;
   r.documents = size();
   r.lsh = s.lsh;
+  if (s.by_size_classes()) {  // the bands of the closest sizes stand for the plan
+    const auto& same = s.containment->plan().front();
+    r.lsh = score_lsh_params(same.jaccard, same.bands, same.rows);
+  }
   for (uint32_t sz : s.set_sizes) r.empty += sz == 0;
   if (s.spill) r.empty = s.spill->empty_documents();
   detail::UnionFind uf(r.documents);
@@ -373,8 +431,13 @@ void MinHashEngine::set_text_replay(TextReplay replay) { impl_->replay = std::mo
 std::vector<StatsField> MinHashEngine::stats_fields(const DedupResult&) const {
   const auto& s = *impl_;
   // "verify" itself is a shared entry of the stats file
-  if (!s.borderline) return {};
-  return detail::borderline_stats_fields(s.borderline->band(), s.borderline->stats());
+  std::vector<StatsField> fields;
+  if (s.borderline) fields = detail::borderline_stats_fields(s.borderline->band(), s.borderline->stats());
+  if (s.by_size_classes()) {
+    fields.push_back({"containment_size_ratio_bound", detail::format("%.6f", detail::containment_ratio_bound)});
+    fields.push_back({"containment_band_passes", std::to_string(s.containment->passes())});
+  }
+  return fields;
 }
 
 std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
@@ -384,8 +447,29 @@ std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
       detail::format("minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs", c.minhash.num_perm,
                      r.lsh.bands, r.lsh.rows, c.lsh.bands ? "given" : "auto", c.threshold,
                      (unsigned long long)r.candidate_pairs)};
+  if (s.by_size_classes()) {
+    std::string plan;
+    for (const auto& d : s.containment->plan())
+      plan += detail::format("%s%u: %u x %u", plan.empty() ? "" : ", ", d.distance, d.bands, d.rows);
+    lines.push_back(detail::format("containment by size classes (x%.0f, size ratios down to 1:%.0f), bands x rows by "
+                                   "class distance %s; %zu band passes",
+                                   detail::size_class_factor, 1 / detail::containment_ratio_bound, plan.c_str(),
+                                   s.containment->passes()));
+    for (const auto& d : s.containment->plan()) {
+      if (d.miss <= detail::containment_miss_target) continue;
+      lines.push_back(detail::format("containment: P=%u is too few for size ratios of 1:%.0f and beyond at this threshold: such pairs "
+                                     "are missed with probability up to %.3f (more --num-perm lowers it)",
+                                     c.minhash.num_perm, 1 / d.worst_ratio, d.miss));
+      break;
+    }
+  }
   if (s.borderline) lines.push_back(detail::describe_borderline(s.borderline->band(), s.borderline->stats()));
-  if (s.spill) {
+  if (s.spill && s.by_size_classes()) {
+    lines.push_back(detail::format("past the memory limit (%.1f MiB): spilled %.1f MiB to %s; the containment passes "
+                                   "read rows from it and hold one band key per document (16 B)",
+                                   double(s.memory_limit) / (1 << 20), double(s.spill->bytes()) / (1 << 20),
+                                   s.spill->folder().c_str()));
+  } else if (s.spill) {
     lines.push_back(detail::format("past the memory limit (%.1f MiB): spilled %.1f MiB to %s, up to %u partitions per band",
                                    double(s.memory_limit) / (1 << 20), double(s.spill->bytes()) / (1 << 20),
                                    s.spill->folder().c_str(), s.spill_partitions));
