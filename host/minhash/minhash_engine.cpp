@@ -230,14 +230,12 @@ struct MinHashEngine::Impl {
   /// Whether the containments' search by size classes runs (in memory or spilled).
   bool by_size_classes() const { return bool(containment); }
 
-  void finish_minhash(detail::UnionFind& uf, DedupResult& r) {
-    const bool all = spec.config.all_pairs;
+  /// The LSH bands' candidates (in memory or from the spill's partitions), clustered.
+  void band_pairs(const std::function<bool(uint32_t, uint32_t)>& skip, detail::UnionFind& uf, DedupResult& r) {
     const auto walker = make_walker(r.documents);
-    auto skip = [&](uint32_t a, uint32_t b) { return !all && uf.find(a) == uf.find(b); };
     std::vector<ScoredPair> passed;
     detail::WindowedBuckets windowed;
-    if (by_size_classes()) containment_pairs(skip, uf, r);  // spilled too: rows from the file
-    for (uint32_t band = 0; band < (by_size_classes() ? 0 : lsh.bands); ++band) {
+    for (uint32_t band = 0; band < lsh.bands; ++band) {
       passed.clear();
       windowed.clear();
       auto t0 = stage_clock::now();
@@ -255,6 +253,16 @@ struct MinHashEngine::Impl {
       seconds.candidates += seconds_since(t0);
     }
     if (walker) spill_partitions = walker->max_partitions();
+  }
+
+  void finish_minhash(detail::UnionFind& uf, DedupResult& r) {
+    const bool all = spec.config.all_pairs;
+    auto skip = [&](uint32_t a, uint32_t b) { return !all && uf.find(a) == uf.find(b); };
+    if (by_size_classes()) {
+      containment_pairs(skip, uf, r);  // spilled too: rows from the file
+    } else {
+      band_pairs(skip, uf, r);
+    }
     if (borderline) {
       const auto t0 = stage_clock::now();
       borderline->decide(r.documents, [&](uint32_t d) { return set_size(d); }, replay, uf, r.pairs);
@@ -396,9 +404,10 @@ std::vector<std::pair<uint32_t, uint32_t>> MinHashEngine::candidate_pairs() cons
     for (size_t pass = 0; pass < c->passes(); ++pass)
       c->walk(pass, s.signatures.values.data(), s.signatures.num_perm, s.set_sizes.data(), s.set_sizes.size(),
               [&](uint32_t a, uint32_t b) { all.emplace_back(a, b); });
+  } else {
+    for (uint32_t band = 0; band < impl_->lsh.bands; ++band)
+      impl_->compute->band_candidates(impl_->view(), band, impl_->lsh.rows, all);
   }
-  for (uint32_t band = 0; band < (impl_->containment ? 0 : impl_->lsh.bands); ++band)
-    impl_->compute->band_candidates(impl_->view(), band, impl_->lsh.rows, all);
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
   return all;

@@ -8,21 +8,12 @@
 namespace gpudedup::detail {
 namespace {
 
-struct KeyedPair {
-  uint64_t key;  // a << 32 | b: one 64-bit key orders pairs by (a, b)
-  uint32_t distance;
-};
-
-/// Sorts by (a, b); pairs are distinct, so the order is total. A radix sort: a chunk
-/// holds millions of pairs at a wide k, and a comparison sort of them was the search's
-/// largest cost.
+/// Sorts by (a, b), a << 32 | b in one key; pairs are distinct, so the order is total. A
+/// radix sort: a chunk holds millions of pairs at a wide k, and a comparison sort of them
+/// was the search's largest cost.
 void sort_by_pair(std::vector<HammingPair>& pairs) {
-  std::vector<KeyedPair> keyed(pairs.size()), scratch;
-  for (size_t i = 0; i < pairs.size(); ++i) keyed[i] = {uint64_t(pairs[i].a) << 32 | pairs[i].b, pairs[i].distance};
-  radix_sort_by_key(keyed, scratch);
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    pairs[i] = {uint32_t(keyed[i].key >> 32), uint32_t(keyed[i].key), keyed[i].distance};
-  }
+  std::vector<HammingPair> scratch;
+  radix_sort_by(pairs, scratch, [](const HammingPair& p) { return uint64_t(p.a) << 32 | p.b; });
 }
 
 }  // namespace

@@ -415,8 +415,7 @@ class CudaBackend final : public ComputeBackend {
       offsets = std::max(offsets, r.size() + 1);
       size_t n = 0;
       for (size_t d = r.begin; d < r.end; ++d) {
-        const uint64_t len = batch.offsets[d + 1] - batch.offsets[d];
-        n += len == 0 ? 1 : (len + minhash_chunk - 1) / minhash_chunk;  // make_minhash_items
+        n += minhash_chunks(batch.offsets[d + 1] - batch.offsets[d]);  // make_minhash_items
       }
       items = std::max(items, n);
     }

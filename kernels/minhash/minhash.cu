@@ -218,8 +218,7 @@ void make_minhash_items(const uint64_t* offsets, size_t docs, std::vector<uint2>
   items.clear();
   items.reserve(docs);
   for (size_t d = 0; d < docs; ++d) {
-    const uint64_t len = offsets[d + 1] - offsets[d];
-    const uint64_t chunks = len == 0 ? 1 : (len + minhash_chunk - 1) / minhash_chunk;
+    const uint64_t chunks = minhash_chunks(offsets[d + 1] - offsets[d]);
     for (uint64_t c = 0; c < chunks; ++c) items.push_back(make_uint2(uint32_t(d), uint32_t(c)));
   }
 }

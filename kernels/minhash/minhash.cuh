@@ -21,6 +21,10 @@ namespace gpudedup::detail {
 /// while a few long documents still spread over many SMs.
 constexpr uint64_t minhash_chunk = 65536;
 
+/// How many blocks (items) a document of `len` positions takes: an empty one still takes
+/// one, so that its signature is written.
+inline uint64_t minhash_chunks(uint64_t len) { return len == 0 ? 1 : (len + minhash_chunk - 1) / minhash_chunk; }
+
 /// Permutations per thread in the MinHash kernels: the smallest power of two PT with
 /// PT * `threads` >= P, at most 16.
 inline int permutations_per_thread(uint32_t num_perm, uint32_t threads) {

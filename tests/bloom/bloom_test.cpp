@@ -131,19 +131,25 @@ TEST(Bloom, LengthBoundNeverExceedsTheMeasure) {
         }
 }
 
+namespace {
+
+/// bloom_all_pairs equals the brute force for every measure and a spread of thresholds.
+void expect_all_pairs_equal_brute_force(const BloomFilters& f, size_t n, uint32_t words) {
+  for (auto m : all_measures) {
+    for (double t : {0.3, 0.75, 0.9, 1.0}) {
+      const auto brute = bloom_all_pairs_brute_force(f, m, t);
+      EXPECT_EQ(bloom_all_pairs(f, m, t, 2), brute) << "n=" << n << " words=" << words << " " << to_string(m)
+                                                    << " t=" << t;
+      if (n == 400 && words == 16 && t == 0.75) EXPECT_GT(brute.size(), 20u) << to_string(m);  // not vacuous
+    }
+  }
+}
+
+}  // namespace
+
 TEST(Bloom, AllPairsEqualsBruteForce) {
   for (size_t n : {0u, 1u, 2u, 63u, 64u, 65u, 129u, 400u}) {
-    for (uint32_t words : {1u, 3u, 16u}) {
-      const BloomFilters f = planted(n, words, n * 31 + words);
-      for (auto m : all_measures) {
-        for (double t : {0.3, 0.75, 0.9, 1.0}) {
-          const auto brute = bloom_all_pairs_brute_force(f, m, t);
-          EXPECT_EQ(bloom_all_pairs(f, m, t, 2), brute) << "n=" << n << " words=" << words << " " << to_string(m)
-                                                        << " t=" << t;
-          if (n == 400 && words == 16 && t == 0.75) EXPECT_GT(brute.size(), 20u) << to_string(m);  // not vacuous
-        }
-      }
-    }
+    for (uint32_t words : {1u, 3u, 16u}) expect_all_pairs_equal_brute_force(planted(n, words, n * 31 + words), n, words);
   }
 }
 
@@ -171,14 +177,7 @@ TEST(Bloom, AllPairsWithSampledRatesEqualsBruteForce) {
       BloomFilters f = planted(n, words, n * 37 + words);
       std::mt19937_64 rng(n + words);
       for (size_t d = 0; d < n; ++d) f.rate.push_back(rng() % 3 ? 1.0 : double(1 + rng() % 1000) / 1000.0);
-      for (auto m : all_measures) {
-        for (double t : {0.3, 0.75, 0.9, 1.0}) {
-          const auto brute = bloom_all_pairs_brute_force(f, m, t);
-          EXPECT_EQ(bloom_all_pairs(f, m, t, 2), brute) << "n=" << n << " words=" << words << " " << to_string(m)
-                                                        << " t=" << t;
-          if (n == 400 && words == 16 && t == 0.75) EXPECT_GT(brute.size(), 20u) << to_string(m);  // not vacuous
-        }
-      }
+      expect_all_pairs_equal_brute_force(f, n, words);
     }
   }
 }
