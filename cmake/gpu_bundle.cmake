@@ -80,12 +80,14 @@ set_target_properties(gpudedup_bundle_testlib PROPERTIES
   BUILD_WITH_INSTALL_RPATH ON
   INSTALL_RPATH "$ORIGIN")
 
-# gpudedup_bundle_program(<target> <folder>): the bundle's copy of the program <target>,
-# linked from <target>'s objects into <folder>/ of the bundle with the libraries <target>
+# gpudedup_bundle_program(<target> <folder> [OBJECTS <object library>...]): the bundle's
+# copy of the program <target>, linked from <target>'s objects (and those of the object
+# libraries it takes as sources) into <folder>/ of the bundle with the libraries <target>
 # links, where gpudedup, gpudedup::tools and the test support library become their bundle
 # forms and shared libraries with a static archive beside them become the archive. Call it
 # after target_link_libraries(<target> ...).
 function(gpudedup_bundle_program target folder)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "OBJECTS")  # object libraries it links as sources
   set(twin ${target}_bundle)
   get_target_property(libraries ${target} LINK_LIBRARIES)
   set(twin_libraries "")
@@ -107,7 +109,11 @@ function(gpudedup_bundle_program target folder)
   if(NOT name)
     set(name ${target})
   endif()
-  add_executable(${twin} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${target}>)
+  set(objects $<TARGET_OBJECTS:${target}>)
+  foreach(library IN LISTS arg_OBJECTS)
+    list(APPEND objects $<TARGET_OBJECTS:${library}>)
+  endforeach()
+  add_executable(${twin} EXCLUDE_FROM_ALL ${objects})
   # What the static gpudedup brings its users: simdjson, and zstd as the library links it.
   target_link_libraries(${twin} PRIVATE ${twin_libraries} gpudedup_bundle_lib
     simdjson::simdjson ${GPUDEDUP_BUNDLE_ZSTD})

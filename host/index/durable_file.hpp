@@ -25,9 +25,12 @@ void fsync_fd(int fd, const std::string& path);
 std::string read_whole_file(const std::string& path);
 bool path_exists(const std::string& path);
 
-/// Fault injection for the crash tests: when the environment variable
-/// GPUDEDUP_INDEX_CRASH_AT equals `point`, the process kills itself with SIGKILL there.
+/// A named step of an index write where the crash tests kill the writer. The program
+/// does nothing there; the tests' build of it (tests/programs/fault_points.cpp) installs a
+/// hook that does, so no environment variable reaches a user's run.
 void crash_point(const char* point);
+/// Installs the hook crash_point() calls (nullptr: none). For test programs only.
+void set_crash_hook(void (*hook)(const char* point));
 
 /// An exclusive advisory lock (flock) on the index folder itself and on dir/LOCK, held
 /// for the object's life. The kernel drops both when the process dies, so a crashed writer

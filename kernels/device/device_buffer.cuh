@@ -187,6 +187,27 @@ inline device_buffer<uint8_t> cub_temp_storage(size_t bytes, cudaStream_t stream
   return device_buffer<uint8_t>(bytes > 0 ? bytes : 1, stream);
 }
 
+/// CUB's device-wide calls, made the CUB way: each call's size query (a null temporary
+/// pointer), one temporary storage as large as the largest, then the calls in order on
+/// it. Each `call(void* temp, size_t& bytes)` makes one CUB call and returns its
+/// cudaError_t; calls given together share the storage (they run in stream order).
+template <class... Calls>
+void cub_run(cudaStream_t stream, Calls&&... calls) {
+  size_t most = 0;
+  auto query = [&](auto& call) {
+    size_t bytes = 0;
+    GD_CUDA_TRY(call(nullptr, bytes));
+    most = bytes > most ? bytes : most;
+  };
+  (query(calls), ...);
+  auto temp = cub_temp_storage(most, stream);
+  auto run = [&](auto& call) {
+    size_t bytes = temp.bytes();
+    GD_CUDA_TRY(call(static_cast<void*>(temp.data()), bytes));
+  };
+  (run(calls), ...);
+}
+
 /// Grid size for one thread per item (items > 0).
 inline unsigned int blocks_for(size_t items, unsigned int block) {
   return static_cast<unsigned int>((items + block - 1) / block);

@@ -77,12 +77,10 @@ size_t run_length_encode(const Key* sorted, Key* unique, Length* lengths, size_t
       continue;
     }
     const int items = int(piece.items.size());  // at most cub_item_limit() <= INT_MAX
-    size_t temp_bytes = 0;
-    GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(nullptr, temp_bytes, sorted + b, unique + runs, lengths + runs,
-                                                   d_runs.data(), items, stream));
-    auto temp = cub_temp_storage(temp_bytes, stream);
-    GD_CUDA_TRY(cub::DeviceRunLengthEncode::Encode(temp.data(), temp_bytes, sorted + b, unique + runs,
-                                                   lengths + runs, d_runs.data(), items, stream));
+    cub_run(stream, [&](void* temp, size_t& bytes) {
+      return cub::DeviceRunLengthEncode::Encode(temp, bytes, sorted + b, unique + runs, lengths + runs, d_runs.data(),
+                                                items, stream);
+    });
     int h_runs = 0;
     GD_CUDA_TRY(cudaMemcpyAsync(&h_runs, d_runs.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
     GD_CUDA_TRY(cudaStreamSynchronize(stream));

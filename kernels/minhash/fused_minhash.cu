@@ -258,27 +258,20 @@ void pack_sets(const device_text_batch& batch, const uint32_t* distinct, const u
   key_segment_end_kernel<<<blocks_for(docs, 256), 256, 0, stream>>>(batch.offsets, docs, distinct, d_seg_end.data());
   GD_CUDA_CHECK_LAUNCH();
   device_buffer<uint64_t> d_sorted(bytes, stream);
-  size_t temp_bytes = 0;
-  GD_CUDA_TRY(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, set_keys, d_sorted.data(), int64_t(bytes),
-                                                 int64_t(docs), batch.offsets, d_seg_end.data(), stream));
-  {
-    auto temp = cub_temp_storage(temp_bytes, stream);
-    GD_CUDA_TRY(cub::DeviceSegmentedSort::SortKeys(temp.data(), temp_bytes, set_keys, d_sorted.data(),
-                                                   int64_t(bytes), int64_t(docs), batch.offsets, d_seg_end.data(),
-                                                   stream));
-  }
+  cub_run(stream, [&](void* temp, size_t& temp_bytes) {
+    return cub::DeviceSegmentedSort::SortKeys(temp, temp_bytes, set_keys, d_sorted.data(), int64_t(bytes),
+                                              int64_t(docs), batch.offsets, d_seg_end.data(), stream);
+  });
   device_buffer<uint8_t> d_flags(bytes, stream);
   flag_set_keys_kernel<<<unsigned(batch.item_count), 256, 0, stream>>>(batch.offsets, batch.items, distinct,
                                                                         d_flags.data());
   GD_CUDA_CHECK_LAUNCH();
   out.set_hashes = device_buffer<uint64_t>(bytes, stream);
   out.set_count = device_buffer<int64_t>(1, stream);
-  temp_bytes = 0;
-  GD_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp_bytes, d_sorted.data(), d_flags.data(), out.set_hashes.data(),
-                                         out.set_count.data(), int64_t(bytes), stream));
-  auto temp = cub_temp_storage(temp_bytes, stream);
-  GD_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, d_sorted.data(), d_flags.data(),
-                                         out.set_hashes.data(), out.set_count.data(), int64_t(bytes), stream));
+  cub_run(stream, [&](void* temp, size_t& temp_bytes) {
+    return cub::DeviceSelect::Flagged(temp, temp_bytes, d_sorted.data(), d_flags.data(), out.set_hashes.data(),
+                                      out.set_count.data(), int64_t(bytes), stream);
+  });
 }
 
 }  // namespace

@@ -95,14 +95,10 @@ void make_band_buckets_cuda(const device_corpus& corpus, uint32_t band, uint32_t
 
   device_buffer<uint64_t> sorted_keys(m, stream);
   out.members = device_buffer<uint32_t>(m, stream);
-  {
-    size_t temp_bytes = 0;
-    GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), sorted_keys.data(),
-                                                docs.data(), out.members.data(), m, 0, 64, stream));
-    auto temp = cub_temp_storage(temp_bytes, stream);
-    GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys.data(), sorted_keys.data(),
-                                                docs.data(), out.members.data(), m, 0, 64, stream));
-  }
+  cub_run(stream, [&](void* temp, size_t& bytes) {
+    return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.data(), sorted_keys.data(), docs.data(),
+                                           out.members.data(), m, 0, 64, stream);
+  });
   docs.reset();
 
   // Run-length encode the sorted keys; the unsorted keys' buffer takes the unique keys.
@@ -119,16 +115,14 @@ void make_band_buckets_cuda(const device_corpus& corpus, uint32_t band, uint32_t
   bucket_pair_count_kernel<<<blocks_for(runs, lsh_block), lsh_block, 0, stream>>>(
       out.run_size.data(), runs, every_pair, pair_count.data());
   GD_CUDA_CHECK_LAUNCH();
-  {
-    size_t temp_a = 0, temp_b = 0;
-    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_a, out.run_size.data(), out.run_start.data(), runs, stream));
-    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_b, pair_count.data(), out.pair_start.data(), runs, stream));
-    auto temp = cub_temp_storage(temp_a > temp_b ? temp_a : temp_b, stream);
-    size_t temp_bytes = temp.bytes();
-    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, out.run_size.data(), out.run_start.data(), runs, stream));
-    temp_bytes = temp.bytes();
-    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, pair_count.data(), out.pair_start.data(), runs, stream));
-  }
+  cub_run(
+      stream,
+      [&](void* temp, size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, out.run_size.data(), out.run_start.data(), runs, stream);
+      },
+      [&](void* temp, size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, pair_count.data(), out.pair_start.data(), runs, stream);
+      });
   uint64_t last[2] = {0, 0};  // start and count of the last bucket
   GD_CUDA_TRY(cudaMemcpyAsync(&last[0], out.pair_start.data() + runs - 1, sizeof(uint64_t),
                               cudaMemcpyDeviceToHost, stream));
@@ -158,15 +152,12 @@ void windowed_buckets_cuda(const band_buckets& buckets, std::vector<uint32_t>& m
   device_buffer<uint32_t> start(runs, stream);
   device_buffer<uint32_t> size(runs, stream);
   device_buffer<int64_t> selected(1, stream);
-  size_t temp_bytes = 0;
-  GD_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp_bytes, buckets.run_start.data(), flag.data(), start.data(),
-                                         selected.data(), int64_t(runs), stream));
-  auto temp = cub_temp_storage(temp_bytes, stream);
-  GD_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, buckets.run_start.data(), flag.data(),
-                                         start.data(), selected.data(), int64_t(runs), stream));
-  temp_bytes = temp.bytes();
-  GD_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, buckets.run_size.data(), flag.data(),
-                                         size.data(), selected.data(), int64_t(runs), stream));
+  auto select = [&](const uint32_t* in, uint32_t* out) {
+    return [&, in, out](void* temp, size_t& bytes) {
+      return cub::DeviceSelect::Flagged(temp, bytes, in, flag.data(), out, selected.data(), int64_t(runs), stream);
+    };
+  };
+  cub_run(stream, select(buckets.run_start.data(), start.data()), select(buckets.run_size.data(), size.data()));
   int64_t count = 0;
   GD_CUDA_TRY(cudaMemcpyAsync(&count, selected.data(), sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
   GD_CUDA_TRY(cudaStreamSynchronize(stream));
@@ -200,12 +191,10 @@ size_t band_verified_pairs_cuda(const device_corpus& corpus, const band_buckets&
       scored.data(), pass.data());
   GD_CUDA_CHECK_LAUNCH();
   device_buffer<int64_t> selected(1, stream);
-  size_t temp_bytes = 0;
-  GD_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp_bytes, scored.data(), pass.data(), out,
-                                         selected.data(), int64_t(count), stream));
-  auto temp = cub_temp_storage(temp_bytes, stream);
-  GD_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, scored.data(), pass.data(), out,
-                                         selected.data(), int64_t(count), stream));
+  cub_run(stream, [&](void* temp, size_t& bytes) {
+    return cub::DeviceSelect::Flagged(temp, bytes, scored.data(), pass.data(), out, selected.data(), int64_t(count),
+                                      stream);
+  });
   int64_t h_selected = 0;
   GD_CUDA_TRY(cudaMemcpyAsync(&h_selected, selected.data(), sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
   GD_CUDA_TRY(cudaStreamSynchronize(stream));

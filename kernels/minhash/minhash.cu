@@ -284,14 +284,10 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
   GD_CUDA_CHECK_LAUNCH();
 
   if (bytes > 0) {
-    size_t temp_bytes = 0;
-    GD_CUDA_TRY(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, d_hashes.data(), d_sorted.data(),
-                                                   int64_t(bytes), int64_t(docs), batch.offsets,
-                                                   d_seg_end.data(), stream));
-    auto temp = cub_temp_storage(temp_bytes, stream);
-    GD_CUDA_TRY(cub::DeviceSegmentedSort::SortKeys(temp.data(), temp_bytes, d_hashes.data(), d_sorted.data(),
-                                                   int64_t(bytes), int64_t(docs), batch.offsets,
-                                                   d_seg_end.data(), stream));
+    cub_run(stream, [&](void* temp, size_t& temp_bytes) {
+      return cub::DeviceSegmentedSort::SortKeys(temp, temp_bytes, d_hashes.data(), d_sorted.data(), int64_t(bytes),
+                                                int64_t(docs), batch.offsets, d_seg_end.data(), stream);
+    });
   }
   d_hashes.reset();  // free before the MinHash pass (stream-ordered)
   if (want_sets && bytes > 0) GD_CUDA_TRY(cudaMemsetAsync(d_flags.data(), 0, d_flags.bytes(), stream));
@@ -317,12 +313,10 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
     // order: the CSR layout of ShingleSets (the count is the sum of set_sizes).
     out.set_hashes = device_buffer<uint64_t>(bytes, stream);
     out.set_count = device_buffer<int64_t>(1, stream);
-    size_t temp_bytes = 0;
-    GD_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp_bytes, sorted, d_flags.data(),
-                                           out.set_hashes.data(), out.set_count.data(), int64_t(bytes), stream));
-    auto temp = cub_temp_storage(temp_bytes, stream);
-    GD_CUDA_TRY(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, sorted, d_flags.data(),
-                                           out.set_hashes.data(), out.set_count.data(), int64_t(bytes), stream));
+    cub_run(stream, [&](void* temp, size_t& temp_bytes) {
+      return cub::DeviceSelect::Flagged(temp, temp_bytes, sorted, d_flags.data(), out.set_hashes.data(),
+                                        out.set_count.data(), int64_t(bytes), stream);
+    });
   }
 }
 

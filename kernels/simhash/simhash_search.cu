@@ -111,21 +111,15 @@ void search_table(const std::vector<uint64_t>& values, const HammingPlan& plan, 
   {
     // Sort only the bit range the key occupies.
     const int begin_bit = __builtin_ctzll(mask), end_bit = 64 - __builtin_clzll(mask);
-    size_t temp_bytes = 0;
-    GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, b.keys.data(), b.keys_sorted.data(),
-                                                b.idx.data(), b.idx_sorted.data(), n, begin_bit, end_bit, s));
-    auto temp = cub_temp_storage(temp_bytes, s);
-    GD_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, b.keys.data(), b.keys_sorted.data(),
-                                                b.idx.data(), b.idx_sorted.data(), n, begin_bit, end_bit, s));
+    cub_run(s, [&](void* temp, size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, b.keys.data(), b.keys_sorted.data(), b.idx.data(),
+                                             b.idx_sorted.data(), n, begin_bit, end_bit, s);
+    });
   }
   const size_t num_runs = run_length_encode(b.keys_sorted.data(), b.unique.data(), b.run_len.data(), n, s);
-  {
-    size_t temp_bytes = 0;
-    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, b.run_len.data(), b.run_start.data(), num_runs, s));
-    auto temp = cub_temp_storage(temp_bytes, s);
-    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, b.run_len.data(), b.run_start.data(),
-                                              num_runs, s));
-  }
+  cub_run(s, [&](void* temp, size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(temp, bytes, b.run_len.data(), b.run_start.data(), num_runs, s);
+  });
   const size_t split_at = split_threshold(n, num_runs, plan.split_factor);
   const uint32_t split32 = uint32_t(std::min<size_t>(split_at, UINT32_MAX));
 
@@ -134,12 +128,9 @@ void search_table(const std::vector<uint64_t>& values, const HammingPlan& plan, 
       b.values.data(), b.idx_sorted.data(), b.run_start.data(), b.run_len.data(), 0, num_runs, split32, plan.k,
       b.masks.data(), uint32_t(t), b.counts.data(), nullptr, 0, nullptr);
   GD_CUDA_CHECK_LAUNCH();
-  {
-    size_t temp_bytes = 0;
-    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, b.counts.data(), b.offsets.data(), num_runs, s));
-    auto temp = cub_temp_storage(temp_bytes, s);
-    GD_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, b.counts.data(), b.offsets.data(), num_runs, s));
-  }
+  cub_run(s, [&](void* temp, size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(temp, bytes, b.counts.data(), b.offsets.data(), num_runs, s);
+  });
   // Slices of runs whose pairs fit a batch: the offsets (an exclusive scan) and the total
   // say where each slice ends.
   std::vector<unsigned long long> offsets(num_runs + 1);

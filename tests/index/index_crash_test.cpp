@@ -91,15 +91,32 @@ TEST(IndexCrash, KilledAtEachStepLosesNothingCommitted) {
     const std::string dir = fresh_dir(std::string("crash_") + p.point);
     ASSERT_EQ(run_shell(cli() + " index create " + dir + " --num-perm 64 2>/dev/null"), 0);
     for (int k = 0; k < 3; ++k) ASSERT_EQ(run_shell(cli() + " index add -q --id-field id " + dir + " " + batch_file(data, k)), 0);
-    const int rc = run_shell("GPUDEDUP_INDEX_CRASH_AT=" + std::string(p.point) + " " + cli() + " index add -q --id-field id " + dir +
-                             " " + batch_file(data, 3) + " 2>/dev/null");
-    EXPECT_NE(rc, 0) << "the writer was to be killed";
+    const std::string add = " index add -q --id-field id " + dir + " " + batch_file(data, 3) + " 2>/dev/null";
+    const int rc = run_shell("GPUDEDUP_INDEX_CRASH_AT=" + std::string(p.point) + " " +
+                             test_support::fault_program_path() + add);
+    EXPECT_EQ(rc, 128 + SIGKILL) << "the writer was to be killed";
     EXPECT_EQ(check_index(dir), p.committed ? 4 : 3);
     // The index goes on working after the crash.
     const int next = p.committed ? 4 : 3;
     ASSERT_EQ(run_shell(cli() + " index add -q --id-field id " + dir + " " + batch_file(data, next)), 0);
     EXPECT_EQ(check_index(dir), next + 1);
   }
+}
+
+TEST(IndexCrash, TheProgramUsersRunHasNoCrashHook) {
+  // The hook lives in the tests' build of the program only: the variable does nothing here.
+  const std::string data = fresh_dir("nohook_data");
+  write_batches(data);
+  const std::string dir = fresh_dir("nohook");
+  ASSERT_EQ(run_shell(cli() + " index create " + dir + " --num-perm 64 2>/dev/null"), 0);
+  const char* points[] = {"segment-written", "manifest-before", "manifest-after"};
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(run_shell(std::string("GPUDEDUP_INDEX_CRASH_AT=") + points[k] + " " + cli() +
+                        " index add -q --id-field id " + dir + " " + batch_file(data, k)),
+              0)
+        << points[k];
+  }
+  EXPECT_EQ(check_index(dir), 3);
 }
 
 TEST(IndexCrash, KilledAtRandomMomentsInALoop) {

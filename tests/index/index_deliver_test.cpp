@@ -162,7 +162,8 @@ TEST(IndexDeliver, KilledAtEachStepLeavesOutputsOrTheOldIndexNeverTheIndexAlone)
   write_day(data + "/day0.jsonl", 12, 1);
   write_day(data + "/day1.jsonl", 30, 2);
   const auto add = [&](const std::string& dir, const std::string& batch, const std::string& env) {
-    return run_shell(env + " " + cli() + " index add -q --id-field id --only-new --batch-size " + batch + " " + dir + " " +
+    const std::string program = env.empty() ? cli() : test_support::fault_program_path();
+    return run_shell(env + " " + program + " index add -q --id-field id --only-new --batch-size " + batch + " " + dir + " " +
                      data + "/day1.jsonl -o " + dir + ".new.jsonl --answers " + dir + ".answers.tsv 2>/dev/null");
   };
   const auto prepare = [&](const std::string& dir) {

@@ -21,15 +21,26 @@ int run_shell(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::string program_path() {
-  if (const char* env = std::getenv("GPUDEDUP_BINARY"); env && *env) return env;
+namespace {
+
+/// $`variable`, else bin/`name` beside the running test's folder, else `built`.
+std::string find_program(const char* variable, const char* name, const char* built) {
+  if (const char* env = std::getenv(variable); env && *env) return env;
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    const auto beside = self.parent_path().parent_path() / "bin" / "gpudedup";
+    const auto beside = self.parent_path().parent_path() / "bin" / name;
     if (::access(beside.c_str(), X_OK) == 0) return beside.string();
   }
-  return GPUDEDUP_BINARY;
+  return built;
+}
+
+}  // namespace
+
+std::string program_path() { return find_program("GPUDEDUP_BINARY", "gpudedup", GPUDEDUP_BINARY); }
+
+std::string fault_program_path() {
+  return find_program("GPUDEDUP_FAULTS_BINARY", "gpudedup-faults", GPUDEDUP_FAULTS_BINARY);
 }
 
 CliRun run_cli(const std::string& args) {

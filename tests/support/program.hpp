@@ -15,6 +15,12 @@ namespace test_support {
 ///   3. the build tree's program (the compile-time GPUDEDUP_BINARY).
 std::string program_path();
 
+/// The crash tests' build of the program (gpudedup-faults: the same program with a hook
+/// that kills it at the index write step GPUDEDUP_INDEX_CRASH_AT names), found as
+/// program_path() finds the program: $GPUDEDUP_FAULTS_BINARY, bin/gpudedup-faults beside
+/// the test's folder, or the build tree's.
+std::string fault_program_path();
+
 /// Runs a shell command line; returns its exit code, or 128 + the signal that killed it
 /// (as a shell reports it).
 int run_shell(const std::string& command);
