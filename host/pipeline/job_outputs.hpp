@@ -1,10 +1,18 @@
 #pragma once
-// The dedup job's output files, shared by the run over inputs and the run over sketch
-// files: their parameters in commit order, and writing through one when asked for.
+// The dedup job's tail, one for every route (records from files, sketch files, an MPI
+// rank's share): the keep policy, the summary's method entries, and every output file
+// but the kept records' copy, which each route makes from its own input. Each route
+// reaches it the same way: settle_result(), then write_side_outputs(), then
+// commit_outputs().
+#include <functional>
+#include <ostream>
 #include <vector>
 
 #include "gpudedup/io.hpp"
+#include "gpudedup/method.hpp"
 #include "gpudedup/pipeline.hpp"
+#include "host/core/id_table.hpp"
+#include "host/io/write/result_writers.hpp"
 
 namespace gpudedup::detail {
 
@@ -25,6 +33,37 @@ void write_output(OutputSet& files, const char* parameter, Write&& write) {
 
 /// Whether a keep policy reads text lengths.
 inline bool compares_lengths(KeepPolicy keep) { return keep == KeepPolicy::longest || keep == KeepPolicy::shortest; }
+
+/// The one place the job applies the keep policy to s.result (text_bytes: one per
+/// document of the result, read under longest and shortest only), then fills what the
+/// summary takes from the settled result: the kept count, the method's stats entries and
+/// description.
+void settle_result(DedupSummary& s, const DedupMethod& method, KeepPolicy keep,
+                   const std::vector<uint64_t>& text_bytes);
+
+/// What a route adds to the shared side files.
+struct RouteOutputs {
+  /// Lines ahead of the removed list (the staged route's `#input` table).
+  std::function<void(std::ostream&)> removed_head;
+  /// More columns of each removed line (the staged route's shard and record).
+  RemovedLineEnd removed_line_end;
+  /// Writes the pairs file in place of the result's pairs (MPI: every rank's pairs;
+  /// called with the file, or null where it was not asked for or is not this rank's).
+  std::function<void(std::ostream*)> pairs;
+};
+
+/// Writes the removed, pairs and clusters files that were asked for, from `result`
+/// (settled) and its documents' `ids`, in that order.
+void write_side_outputs(OutputSet& files, const DedupResult& result, const IdTable& ids,
+                        const RouteOutputs& route = {});
+
+/// Runs `writes_outputs` (a route's kept records and write_side_outputs()) and, on a data
+/// error, adds to its message what the failure leaves: nothing, or what went to a device.
+void with_failure_note(OutputSet& files, const std::function<void()>& writes_outputs);
+
+/// Writes the stats file of the finished summary (its seconds filled), with the failure
+/// note, and commits every output.
+void commit_outputs(OutputSet& files, const DedupJob& job, const DedupSummary& s);
 
 /// The run over sketch files (DedupJob::sketches). @throws as run_dedup().
 DedupSummary run_dedup_from_sketches(const DedupJob& job, const ProgressCallback& progress);

@@ -15,7 +15,6 @@
 #include "host/io/read/batch_prefetcher.hpp"
 #include "host/io/write/kept_sink.hpp"
 #include "host/io/read/nothing_read.hpp"
-#include "host/io/write/result_writers.hpp"
 #include "host/io/write/shard_outputs.hpp"
 #include "host/pipeline/job_eta.hpp"
 #include "host/pipeline/job_outputs.hpp"
@@ -28,7 +27,6 @@ using clock_type = detail::stage_clock;
 using detail::compares_lengths;
 using detail::output_paths;
 using detail::seconds_since;
-using detail::write_output;
 
 /// Passes kept records on and reports every 65,536th, for the write stage's progress.
 class CountingSink : public KeptSink {
@@ -204,10 +202,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   if (progress) send("candidates");
   method->set_text_replay(detail::replay_documents(reader, kept.record_of, s.input.records));
   s.result = method->finish();
-  detail::apply_keep_policy(s.result, job.config.keep, kept.text_bytes);
-  s.method_stats = method->stats_fields(s.result);
-  s.description = method->describe(s.result);
-  s.kept = s.result.documents - s.result.removed;
+  detail::settle_result(s, *method, job.config.keep, kept.text_bytes);
 
   // Pass 2: outputs.
   auto written = [&](uint64_t n) {
@@ -218,12 +213,10 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   };
   written(0);
   const auto t_write = clock_type::now();
-  const auto& ids = kept.ids;
   std::vector<uint8_t> keep(s.input.records, 0);
   for (uint64_t record : kept.record_of) keep[record] = 1;
   for (const auto& x : detail::removed_documents(s.result)) keep[kept.record_of[x.document]] = 0;
-  // A failure before the commit names what it leaves: nothing, or what went to a device.
-  try {
+  detail::with_failure_note(files, [&] {
     if (AtomicOutputFile* file = files.file("outputs.output")) {
       if (kept_as == KeptFormat::parquet) {
         reader.write_kept(keep, file->stream(), kept_as);
@@ -239,18 +232,11 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
       CountingSink counted(written);
       shards->write_kept(reader, keep, [&](KeptSink* sink) { return counted.wrap(sink); });
     }
-    write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
-    write_output(files, "outputs.pairs", [&](std::ostream& out) {
-      detail::write_pairs(out, s.result, ids);
-    });
-    write_output(files, "outputs.clusters", [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
-    s.seconds_write = seconds_since(t_write);
-    s.seconds_total = seconds_since(t_start);
-    write_output(files, "outputs.stats", [&](std::ostream& out) { out << stats_json(job, s); });
-  } catch (const data_error& e) {
-    throw data_error(e.what() + files.failure_note());
-  }
-  files.commit();
+    detail::write_side_outputs(files, s.result, kept.ids);
+  });
+  s.seconds_write = seconds_since(t_write);
+  s.seconds_total = seconds_since(t_start);
+  detail::commit_outputs(files, job, s);
   return s;
 }
 
