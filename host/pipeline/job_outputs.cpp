@@ -9,6 +9,10 @@ namespace gpudedup::detail {
 void settle_result(DedupSummary& s, const DedupMethod& method, KeepPolicy keep,
                    const std::vector<uint64_t>& text_bytes) {
   apply_keep_policy(s.result, keep, text_bytes);
+  summarize_result(s, method);
+}
+
+void summarize_result(DedupSummary& s, const DedupMethod& method) {
   s.method_stats = method.stats_fields(s.result);
   s.description = method.describe(s.result);
   s.kept = s.result.documents - s.result.removed;

@@ -34,12 +34,16 @@ void write_output(OutputSet& files, const char* parameter, Write&& write) {
 /// Whether a keep policy reads text lengths.
 inline bool compares_lengths(KeepPolicy keep) { return keep == KeepPolicy::longest || keep == KeepPolicy::shortest; }
 
-/// The one place the job applies the keep policy to s.result (text_bytes: one per
-/// document of the result, read under longest and shortest only), then fills what the
-/// summary takes from the settled result: the kept count, the method's stats entries and
-/// description.
+/// Applies the keep policy to s.result (text_bytes: one per document of the result, read
+/// under longest and shortest only), then summarize_result(). The MPI route, whose result
+/// no rank holds whole, applies the policy to the clustered documents gathered on rank 0
+/// (host/mpi/rank_outputs.hpp, kept_documents()) and calls summarize_result() itself.
 void settle_result(DedupSummary& s, const DedupMethod& method, KeepPolicy keep,
                    const std::vector<uint64_t>& text_bytes);
+
+/// Fills what the summary takes from the settled result: the kept count, the method's
+/// stats entries and description.
+void summarize_result(DedupSummary& s, const DedupMethod& method);
 
 /// What a route adds to the shared side files.
 struct RouteOutputs {
