@@ -53,11 +53,14 @@ class CountingSink : public KeptSink {
 
 namespace {
 
-/// What the first pass keeps: ids, record numbers and, when the keep policy compares
-/// lengths, text bytes; never the text.
+/// What the first pass keeps per document, for the outputs: its id (its bytes and an 8 B
+/// offset: the removed, pairs and clusters files name documents by it), its record only
+/// where records were skipped before it (DocumentRecords: 16 B per gap, none in a clean
+/// corpus; the kept records' copy and the text replay need it), and its text length
+/// (8 B) when the keep policy compares lengths; never the text.
 struct ReadState {
   detail::IdTable ids;
-  std::vector<uint64_t> record_of;
+  detail::DocumentRecords records;
   std::vector<uint64_t> text_bytes;
 };
 
@@ -190,7 +193,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   read_all(reader, "sketch", [&](const InputBatch& b) {
     for (size_t i = 0; i < b.size(); ++i) {
       kept.ids.add(b.ids[i]);
-      kept.record_of.push_back(b.records[i]);
+      kept.records.add(b.records[i]);
       if (compares_lengths(job.config.keep)) kept.text_bytes.push_back(b.docs.text(i).size());
     }
     method->add(b.docs, b.meta);
@@ -200,7 +203,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
 
   eta.candidates(seconds_since(t_start));
   if (progress) send("candidates");
-  method->set_text_replay(detail::replay_documents(reader, kept.record_of, s.input.records));
+  method->set_text_replay(detail::replay_documents(reader, kept.records, s.input.records));
   s.result = method->finish();
   detail::settle_result(s, *method, job.config.keep, kept.text_bytes);
 
@@ -214,8 +217,8 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   written(0);
   const auto t_write = clock_type::now();
   std::vector<uint8_t> keep(s.input.records, 0);
-  for (uint64_t record : kept.record_of) keep[record] = 1;
-  for (const auto& x : detail::removed_documents(s.result)) keep[kept.record_of[x.document]] = 0;
+  kept.records.for_each([&](uint64_t, uint64_t record) { keep[record] = 1; });
+  for (const auto& x : detail::removed_documents(s.result)) keep[kept.records.record_of(x.document)] = 0;
   detail::with_failure_note(files, [&] {
     if (AtomicOutputFile* file = files.file("outputs.output")) {
       if (kept_as == KeptFormat::parquet) {
