@@ -88,6 +88,21 @@ run keep-longest --keep longest
 run keep-shortest --keep shortest --threshold 0.6
 run keep-none --keep none
 
+# The corpus with records the reader skips (a malformed line every 7th, a blank line every
+# 11th, a record without text after every 13th), so that document and record numbers differ.
+awk '{ if (NR % 7 == 0) print "{not json"; if (NR % 11 == 0) print ""; print; if (NR % 13 == 0) print "{\"id\": \"none\"}" }' \
+  "$corpus" >"$out/skips.jsonl"
+skips() {  # skips NAME ARGS...: one process over that corpus
+  local p="$out/$1"
+  "$bin" dedup "$out/skips.jsonl" --quiet --quiet-errors --backend cpu --output "$p.kept" \
+    --removed "$p.removed.tsv" --pairs "$p.pairs.tsv" --clusters "$p.clusters.jsonl" --stats "$p.stats.json" \
+    "${@:2}" "${extra[@]}"
+  list "$1"
+}
+skips skips
+skips skips-longest --keep longest --threshold 0.6
+skips skips-simhash --method simhash
+
 # The two shards of the corpus (its first half of lines, then the rest) and their sketches.
 mkdir -p "$out/shards"
 lines=$(wc -l <"$corpus")
