@@ -228,8 +228,8 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   }
   if (ex.rank() == 0) {
     detail::RouteOutputs route;
-    route.pairs = [](std::ostream*) {};  // written by every rank above (rank_pairs.hpp)
-    detail::with_failure_note(*files, [&] { detail::write_side_outputs(*files, clustered.result, clustered.ids, route); });
+    route.pairs = [](std::ostream*) {};  // the kept records and pairs: written by every rank above
+    detail::write_outputs(*files, clustered.result, clustered.ids, route);
   }
   uint64_t not_kept = 0;
   for (uint8_t k : kept) not_kept += !k;

@@ -13,6 +13,7 @@
 #include "host/io/write/kept_sink.hpp"
 #include "host/io/write/shard_outputs.hpp"
 #include "host/io/write/temporary_files.hpp"
+#include "host/pipeline/job_outputs.hpp"
 
 namespace gpudedup::mpi {
 namespace {
@@ -228,7 +229,7 @@ std::vector<uint8_t> kept_documents(Exchange& ex, const std::vector<uint64_t>& f
   std::vector<uint64_t> removed;
   std::vector<uint64_t> counts(size_t(ex.ranks()), 0);
   if (ex.rank() == 0) {
-    detail::apply_keep_policy(clustered.result, keep, clustered.text_bytes);
+    detail::apply_keep(clustered.result, keep, clustered.text_bytes);
     for (const auto& x : detail::removed_documents(clustered.result)) {
       removed.push_back(clustered.documents[x.document]);  // ascending: owners in rank order
       ++counts[size_t(owner_of(firsts, removed.back()))];

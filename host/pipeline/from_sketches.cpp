@@ -169,7 +169,7 @@ DedupSummary run_dedup_from_sketches(const DedupJob& job, const ProgressCallback
     write_tsv_field(o, from.shards[from.file_of[d]]);
     o << '\t' << from.record_of[d];
   };
-  with_failure_note(files, [&] { write_side_outputs(files, s.result, ids, route); });
+  write_outputs(files, s.result, ids, route);
   s.seconds_write = seconds_since(t_write);
   s.seconds_total = seconds_since(t_start);
   commit_outputs(files, used, s);

@@ -219,7 +219,8 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   std::vector<uint8_t> keep(s.input.records, 0);
   kept.records.for_each([&](uint64_t, uint64_t record) { keep[record] = 1; });
   for (const auto& x : detail::removed_documents(s.result)) keep[kept.records.record_of(x.document)] = 0;
-  detail::with_failure_note(files, [&] {
+  detail::RouteOutputs route;
+  route.kept = [&] {
     if (AtomicOutputFile* file = files.file("outputs.output")) {
       if (kept_as == KeptFormat::parquet) {
         reader.write_kept(keep, file->stream(), kept_as);
@@ -235,8 +236,8 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
       CountingSink counted(written);
       shards->write_kept(reader, keep, [&](KeptSink* sink) { return counted.wrap(sink); });
     }
-    detail::write_side_outputs(files, s.result, kept.ids);
-  });
+  };
+  detail::write_outputs(files, s.result, kept.ids, route);
   s.seconds_write = seconds_since(t_write);
   s.seconds_total = seconds_since(t_start);
   detail::commit_outputs(files, job, s);
