@@ -1,7 +1,7 @@
 // Every keep policy under `mpirun -np N gpudedup dedup` as one process applies it: the
 // kept records, the removed and clusters files and the stats file's counts equal the
 // single-process run's, for families whose longest and shortest members are neither
-// their first member nor on the first member's rank.
+// their first member nor on the first member's rank; with --output-dir too.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -86,6 +86,21 @@ TEST(MpiKeep, EveryPolicyEqualsTheSingleProcessRun) {
       ASSERT_EQ(run_dedup(dir, inputs + " --keep " + keep + output_args(dir, name), n, &err), 0) << err;
       EXPECT_EQ(outputs(dir, name), expected) << "--keep " << keep << " with " << n << " ranks";
     }
+  }
+}
+
+// --output-dir: each rank writes the outputs of the inputs it read, by the same choice.
+TEST(MpiKeep, OutputPerInputFollowsThePolicy) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  const std::string inputs = corpus(dir) + " --id-field id --keep longest";
+  std::string err;
+  ASSERT_EQ(run_dedup(dir, inputs + " --output-dir " + dir.path("single"), 0, &err), 0) << err;
+  ASSERT_EQ(run_dedup(dir, inputs + " --output-dir " + dir.path("ranks"), 2, &err), 0) << err;
+  for (const char* name : {"/a.jsonl", "/b.jsonl"}) {
+    const std::string expected = test_support::read_file(dir.path("single") + name);
+    ASSERT_NE(expected, "") << name;
+    EXPECT_EQ(test_support::read_file(dir.path("ranks") + name), expected) << name;
   }
 }
 
