@@ -15,7 +15,6 @@
 #include "host/core/run_numbering.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/io/read/nothing_read.hpp"
-#include "host/io/write/result_writers.hpp"
 #include "host/io/write/shard_outputs.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/mpi/distributed_borderline.hpp"
@@ -27,6 +26,7 @@
 #include "host/mpi/rank_spill.hpp"
 #include "host/mpi/same_launch.hpp"
 #include "host/mpi/spilled_candidates.hpp"
+#include "host/pipeline/job_outputs.hpp"
 
 namespace gpudedup::mpi {
 namespace {
@@ -77,11 +77,6 @@ void pick_device(Config& config) {
   if (local && devices > 0) config.device = std::atoi(local) % int(devices);
 }
 
-std::vector<NamedPath> output_paths(const OutputOptions& o) {
-  return {{"outputs.output", o.output}, {"outputs.removed", o.removed}, {"outputs.clusters", o.clusters},
-          {"outputs.pairs", o.pairs}, {"outputs.stats", o.stats}};
-}
-
 std::string exchanged(const Exchange& ex) {
   std::string s;
   uint64_t total = 0;
@@ -113,7 +108,9 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // Rank 0 owns the outputs: checked against the inputs before any work, then let go and
   // opened again to write, so that a rank failing meanwhile (ended by mpirun's signals)
   // leaves not even a temporary file behind.
-  auto open_outputs = [&] { return std::make_unique<OutputSet>(output_paths(job.outputs), input_paths(job.input)); };
+  auto open_outputs = [&] {
+    return std::make_unique<OutputSet>(detail::output_paths(job.outputs), input_paths(job.input));
+  };
   GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),
              "`outputs.output` and `outputs.output_dir` both take the kept records: give one of them");
   if (ex.rank() == 0) {
@@ -203,8 +200,14 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   for (uint8_t m : has_members) clusters += m;
   const double seconds_cluster = seconds_since(t0);
 
-  // Outputs: kept records in rank order, the side files from rank 0.
+  // Outputs: kept records in rank order, the side files from rank 0. The keep policy and
+  // the removed and clusters files need the clustered documents, gathered on rank 0.
   t0 = stage_clock::now();
+  ClusteredDocs clustered;
+  if (!job.outputs.removed.empty() || !job.outputs.clusters.empty() || job.config.keep != KeepPolicy::first) {
+    clustered = gather_clustered(ex, in, label, has_members, record_offset);
+  }
+  const std::vector<uint8_t> kept = kept_documents(ex, firsts, in, label, job.config.keep, clustered);
   std::unique_ptr<OutputSet> files;
   if (ex.rank() == 0) {
     files = open_outputs();
@@ -212,10 +215,10 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
     files = std::make_unique<OutputSet>(std::vector<NamedPath>{}, input_paths(job.input));
   }
   if (!job.outputs.output_dir.empty()) {
-    write_kept_shards(ex, in, label, job.outputs.output_dir, *files);
+    write_kept_shards(ex, in, kept, job.outputs.output_dir, *files);
   } else {
     AtomicOutputFile* output = files ? files->file("outputs.output") : nullptr;
-    write_kept_parts(ex, in, label, job.outputs.output, output ? &output->stream() : nullptr);
+    write_kept_parts(ex, in, kept, job.outputs.output, output ? &output->stream() : nullptr);
   }
   uint64_t pairs_written = 0;
   if (!job.outputs.pairs.empty()) {
@@ -223,13 +226,13 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
     pairs_written =
         write_rank_pairs(ex, firsts, in, record_offset, std::move(passing), job.outputs.pairs, f ? &f->stream() : nullptr);
   }
-  if (!job.outputs.removed.empty() || !job.outputs.clusters.empty()) {
-    const ClusteredDocs clustered = gather_clustered(ex, in, label, has_members, record_offset);
-    if (files) {
-      if (auto* f = files->file("outputs.removed")) detail::write_removed(f->stream(), clustered.result, clustered.ids);
-      if (auto* f = files->file("outputs.clusters")) detail::write_clusters(f->stream(), clustered.result, clustered.ids);
-    }
+  if (ex.rank() == 0) {
+    detail::RouteOutputs route;
+    route.pairs = [](std::ostream*) {};  // the kept records and pairs: written by every rank above
+    detail::write_outputs(*files, clustered.result, clustered.ids, route);
   }
+  uint64_t not_kept = 0;
+  for (uint8_t k : kept) not_kept += !k;
   const double seconds_write = seconds_since(t0);
 
   RankOutcome o;
@@ -244,7 +247,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   r.lsh = lsh;
   r.empty = ex.sum(empty_documents(in.corpus));
   r.candidate_pairs = ex.sum(candidates);
-  r.removed = ex.sum(removed);
+  r.removed = ex.sum(not_kept);
   r.clusters = ex.sum(clusters);
   // The slowest rank's seconds: a stage ends when its last rank does.
   r.seconds.sketch = ex.max(in.seconds_sketch);
@@ -252,7 +255,6 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   r.seconds.cluster = ex.max(seconds_cluster);
   s.seconds_read = ex.max(in.seconds_read);
   s.seconds_write = ex.max(seconds_write);
-  s.kept = documents - r.removed;
   // Each pair that joined two clusters made one document a non-representative; with
   // --all-pairs the pairs are counted where they are written (--pairs).
   if (!job.config.all_pairs) {
@@ -260,8 +262,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   } else if (!job.outputs.pairs.empty()) {
     s.pair_count = pairs_written;
   }
-  s.method_stats = engine.stats_fields(r);
-  s.description = engine.describe(r);
+  detail::summarize_result(s, engine);
   if (automatic) report_borderline(ex, spec, verify_stats, s.method_stats, s.description);
   s.description.push_back(detail::format("mpi: %d ranks, %u hooking rounds, %u pointer-jumping steps", ex.ranks(),
                                          rounds.hook_rounds, rounds.jump_rounds));
@@ -280,10 +281,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   // Every rank has written all its outputs once this collective returns (a rank that
   // failed never joins it, and ends the job): only then does any rank commit.
   s.seconds_total = ex.max(seconds_since(t_start));
-  if (files) {
-    if (auto* f = files->file("outputs.stats")) f->stream() << stats_json(job, s);
-    files->commit();
-  }
+  if (files) detail::commit_outputs(*files, job, s);
   ex.barrier();  // no rank reports success before every rank has committed
   return o;
 }

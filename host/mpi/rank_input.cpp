@@ -8,8 +8,9 @@
 #include "host/core/stage_clock.hpp"
 #include "host/io/read/input_list.hpp"
 #include "host/io/read/line_range_source.hpp"
-#include "host/mpi/owner_fetch.hpp"
 #include "host/io/read/record_formats.hpp"
+#include "host/mpi/owner_fetch.hpp"
+#include "host/pipeline/job_outputs.hpp"
 
 namespace gpudedup::mpi {
 
@@ -57,6 +58,7 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail:
   in.corpus.signatures.num_perm = P;
   InputBatch batch;
   uint64_t records_before = 0;
+  const bool lengths = detail::compares_lengths(job.config.keep);
   for (const ReadPiece& piece : in.pieces) {
     InputOptions options = job.input;
     options.paths = {piece.path};
@@ -80,6 +82,7 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail:
       for (size_t i = 0; i < batch.size(); ++i) {
         in.ids.add(batch.ids[i]);
         in.record_of.push_back(records_before + batch.records[i]);
+        if (lengths) in.text_bytes.push_back(batch.docs.text(i).size());
       }
       // The batch's rows go after those held in memory (none once they spilled).
       const size_t held = in.corpus.set_sizes.size();

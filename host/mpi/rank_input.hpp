@@ -38,6 +38,7 @@ struct RankInput {
   std::vector<uint8_t> numbered;
   std::vector<uint64_t> record_of;                    ///< per document: record number within the share
   detail::IdTable ids;                                ///< per document: its id as read
+  std::vector<uint64_t> text_bytes;                   ///< per document under `keep` longest or shortest
   InputStats stats;                                   ///< summed over the paths
   LocalCorpus corpus;                                 ///< signatures (first: set by the caller)
   double seconds_read = 0;

@@ -9,32 +9,33 @@
 #include <memory>
 
 #include "gpudedup/errors.hpp"
+#include "host/core/keep_policy.hpp"
 #include "host/io/write/kept_sink.hpp"
 #include "host/io/write/shard_outputs.hpp"
 #include "host/io/write/temporary_files.hpp"
+#include "host/pipeline/job_outputs.hpp"
 
 namespace gpudedup::mpi {
 namespace {
 
-/// Which records of piece `f` are kept (label[d] == its own number), by the piece's
-/// record number.
-std::vector<uint8_t> piece_keep(const RankInput& in, const std::vector<uint64_t>& label, size_t f) {
+/// Which records of piece `f` are kept (kept[d]), by the piece's record number.
+std::vector<uint8_t> piece_keep(const RankInput& in, const std::vector<uint8_t>& kept, size_t f) {
   uint64_t record_base = 0;  // the share's record number of this piece's first record
   for (size_t g = 0; g < f; ++g) record_base += in.file_records[g];
   std::vector<uint8_t> keep(in.file_records[f], 0);
   const size_t end = f + 1 < in.file_first_doc.size() ? in.file_first_doc[f + 1] : in.record_of.size();
   for (size_t d = in.file_first_doc[f]; d < end; ++d) {
-    keep[in.record_of[d] - record_base] = label[d] == in.corpus.first + d;
+    keep[in.record_of[d] - record_base] = kept[d];
   }
   return keep;
 }
 
 /// Writes the kept records of every piece of the share to `out`, through the sink the
 /// output's name `name` chooses: one zstd frame or gzip member for a compressed output.
-void write_share(RankInput& in, const std::vector<uint64_t>& label, const std::string& name, std::ostream& out) {
+void write_share(RankInput& in, const std::vector<uint8_t>& kept, const std::string& name, std::ostream& out) {
   const std::unique_ptr<KeptSink> sink = io::make_kept_sink(name, out);
   for (size_t f = 0; f < in.readers.size(); ++f) {
-    in.readers[f]->write_kept(piece_keep(in, label, f), [&](size_t) { return sink.get(); });
+    in.readers[f]->write_kept(piece_keep(in, kept, f), [&](size_t) { return sink.get(); });
   }
   sink->finish();
 }
@@ -92,7 +93,7 @@ void join_rank_parts(Exchange& ex, const std::string& path, const char* what, st
   }
 }
 
-void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& path,
+void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint8_t>& kept, const std::string& path,
                       std::ostream* output) {
   // A compressed output: each rank's part is a whole gzip member or zstd frame, and rank 0
   // appends them byte for byte after its own. That is one valid file that decompresses to
@@ -102,10 +103,10 @@ void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& 
   // and zstd data is one or more frames (RFC 8878 3; zstd.h: ZSTD_decompress gives the
   // concatenation of all frames, ZSTD_decompressStream returns 0 at each frame's end).
   join_rank_parts(ex, path, "kept records", output,
-                  [&](std::ostream& out) { write_share(in, label, path, out); });
+                  [&](std::ostream& out) { write_share(in, kept, path, out); });
 }
 
-void write_kept_shards(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& dir,
+void write_kept_shards(Exchange& ex, RankInput& in, const std::vector<uint8_t>& kept, const std::string& dir,
                        OutputSet& files) {
   namespace fs = std::filesystem;
   const std::string folder = dir.back() == '/' ? dir : dir + '/';
@@ -117,7 +118,7 @@ void write_kept_shards(Exchange& ex, RankInput& in, const std::vector<uint64_t>&
   std::vector<std::string> mine;
   std::vector<int> slots;
   for (size_t f = 0; f < in.readers.size(); ++f) {
-    const std::vector<uint8_t> keep = piece_keep(in, label, f);
+    const std::vector<uint8_t> keep = piece_keep(in, kept, f);
     RecordReader& reader = *in.readers[f];
     if (in.pieces[f].lines.whole()) {  // a whole input: its files' outputs, as one process writes them
       io::ShardOutputs(files, reader, dir).write_kept(reader, keep);
@@ -171,7 +172,9 @@ void write_kept_shards(Exchange& ex, RankInput& in, const std::vector<uint64_t>&
 
 ClusteredDocs gather_clustered(Exchange& ex, const RankInput& in, const std::vector<uint64_t>& label,
                                const std::vector<uint8_t>& has_members, uint64_t record_offset) {
-  // Records of clustered documents: doc, representative, id length, id bytes.
+  // Records of clustered documents: doc, representative, text length (when read), id
+  // length, id bytes.
+  const bool lengths = !in.text_bytes.empty();
   std::string mine;
   auto put = [&](const void* p, size_t n) { mine.append(static_cast<const char*>(p), n); };
   for (size_t d = 0; d < label.size(); ++d) {
@@ -181,21 +184,26 @@ ClusteredDocs gather_clustered(Exchange& ex, const RankInput& in, const std::vec
     const uint64_t len = id.size();
     put(&doc, 8);
     put(&label[d], 8);
+    if (lengths) put(&in.text_bytes[d], 8);
     put(&len, 8);
     put(id.data(), id.size());
   }
   ClusteredDocs out;
   const std::vector<std::string> parts = ex.gather_to_root(mine, "clusters");
-  std::vector<uint64_t> docs, reps;
+  std::vector<uint64_t>& docs = out.documents;
+  std::vector<uint64_t> reps;
+  const size_t fields = lengths ? 4 : 3;
   for (const std::string& part : parts) {  // rank order: input order
     for (size_t at = 0; at < part.size();) {
-      uint64_t v[3];
-      std::memcpy(v, part.data() + at, sizeof v);
-      at += sizeof v;
+      uint64_t v[4];
+      std::memcpy(v, part.data() + at, fields * 8);
+      at += fields * 8;
       docs.push_back(v[0]);
       reps.push_back(v[1]);
-      out.ids.add(std::string_view(part.data() + at, v[2]));
-      at += v[2];
+      if (lengths) out.text_bytes.push_back(v[2]);
+      const uint64_t len = v[fields - 1];
+      out.ids.add(std::string_view(part.data() + at, len));
+      at += len;
     }
   }
   if (docs.size() >= UINT32_MAX) throw data_error("more than 4294967294 clustered documents: run fewer at a time");
@@ -205,6 +213,31 @@ ClusteredDocs gather_clustered(Exchange& ex, const RankInput& in, const std::vec
   }
   out.result.documents = docs.size();
   return out;
+}
+
+std::vector<uint8_t> kept_documents(Exchange& ex, const std::vector<uint64_t>& firsts, const RankInput& in,
+                                    const std::vector<uint64_t>& label, KeepPolicy keep, ClusteredDocs& clustered) {
+  const size_t count = label.size();
+  std::vector<uint8_t> kept(count);
+  if (keep == KeepPolicy::first) {
+    for (size_t d = 0; d < count; ++d) kept[d] = label[d] == in.corpus.first + d;
+    return kept;
+  }
+  // Rank 0 holds every clustered document in input order, each cluster labelled by its
+  // smallest member: the single-process result restricted to the clusters, which the
+  // policy alone re-labels.
+  std::vector<uint64_t> removed;
+  std::vector<uint64_t> counts(size_t(ex.ranks()), 0);
+  if (ex.rank() == 0) {
+    detail::apply_keep(clustered.result, keep, clustered.text_bytes);
+    for (const auto& x : detail::removed_documents(clustered.result)) {
+      removed.push_back(clustered.documents[x.document]);  // ascending: owners in rank order
+      ++counts[size_t(owner_of(firsts, removed.back()))];
+    }
+  }
+  std::fill(kept.begin(), kept.end(), uint8_t(1));
+  for (uint64_t doc : ex.all_to_all(removed, counts, "documents not kept")) kept[doc - in.corpus.first] = 0;
+  return kept;
 }
 
 }  // namespace gpudedup::mpi

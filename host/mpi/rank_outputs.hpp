@@ -23,10 +23,10 @@ namespace gpudedup::mpi {
 void join_rank_parts(Exchange& ex, const std::string& path, const char* what, std::ostream* output,
                      const std::function<void(std::ostream&)>& write_mine);
 
-/// Writes this rank's kept records (label[d] == its own number) as the name `path` says
+/// Writes this rank's kept records (kept[d], kept_documents()) as the name `path` says
 /// (plain lines; a .gz or .zst name: one gzip member or zstd frame per rank) and joins
 /// them in rank order into rank 0's `output` (join_rank_parts).
-void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& path,
+void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint8_t>& kept, const std::string& path,
                       std::ostream* output);
 
 /// With --output-dir: this rank's kept records, one output per input file it read, added
@@ -34,18 +34,29 @@ void write_kept_parts(Exchange& ex, RankInput& in, const std::vector<uint64_t>& 
 /// line ranges gets one output, which rank 0 joins from each rank's part (beside it, in
 /// DIR: a file system every rank sees) in rank order. Every rank calls it; each commits
 /// its own `files` once every rank has written.
-void write_kept_shards(Exchange& ex, RankInput& in, const std::vector<uint64_t>& label, const std::string& dir,
+void write_kept_shards(Exchange& ex, RankInput& in, const std::vector<uint8_t>& kept, const std::string& dir,
                        OutputSet& files);
 
-/// What the removed and clusters files need, gathered on rank 0: the clustered documents
-/// in input order, renumbered 0.., with their representatives and ids. Every rank calls
-/// it; other ranks get an empty result. `has_members[d]`: document d is the label of
-/// another document.
+/// What the keep policy and the removed and clusters files need, gathered on rank 0: the
+/// clustered documents in input order, renumbered 0.., with their representatives, ids
+/// and (when the rank read them: RankInput::text_bytes) text lengths. Every rank calls it;
+/// other ranks get an empty result. `has_members[d]`: document d is the label of another
+/// document.
 struct ClusteredDocs {
   DedupResult result;  ///< representative only, over the clustered documents
   detail::IdTable ids;
+  std::vector<uint64_t> text_bytes;  ///< per clustered document, when read
+  std::vector<uint64_t> documents;   ///< per clustered document, its global number
 };
 ClusteredDocs gather_clustered(Exchange& ex, const RankInput& in, const std::vector<uint64_t>& label,
                                const std::vector<uint8_t>& has_members, uint64_t record_offset);
+
+/// Which of this rank's documents the job keeps, by local index. Under `keep` first the
+/// label alone says it (label[d] == its own number); under another policy rank 0 applies
+/// the policy to `clustered` (gather_clustered; it becomes the settled result the removed
+/// and clusters files are written from) and sends each owner its documents not kept. Every
+/// rank calls it.
+std::vector<uint8_t> kept_documents(Exchange& ex, const std::vector<uint64_t>& firsts, const RankInput& in,
+                                    const std::vector<uint64_t>& label, KeepPolicy keep, ClusteredDocs& clustered);
 
 }  // namespace gpudedup::mpi

@@ -12,7 +12,6 @@
 #include "gpudedup/minhash.hpp"
 #include "gpudedup/sketch_file.hpp"
 #include "host/core/id_table.hpp"
-#include "host/core/keep_policy.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/io/write/result_writers.hpp"
 #include "host/pipeline/job_outputs.hpp"
@@ -157,27 +156,23 @@ DedupSummary run_dedup_from_sketches(const DedupJob& job, const ProgressCallback
 
   if (progress) progress({"candidates", engine.size(), 0, 0, seconds_since(t_start)});
   s.result = engine.finish();
-  apply_keep_policy(s.result, job.config.keep, text_bytes);
-  s.method_stats = engine.stats_fields(s.result);
-  s.description = engine.describe(s.result);
-  s.kept = s.result.documents - s.result.removed;
+  settle_result(s, engine, job.config.keep, text_bytes);
 
   if (progress) progress({"write", engine.size(), 0, 0, seconds_since(t_start)});
   const auto t_write = stage_clock::now();
-  write_output(files, "outputs.removed", [&](std::ostream& out) {
+  RouteOutputs route;
+  route.removed_head = [&](std::ostream& out) {
     for (const SketchHeader& h : headers) write_input_lines(out, h);
-    write_removed(out, s.result, ids, [&](std::ostream& o, uint32_t d) {
-      o.put('\t');
-      write_tsv_field(o, from.shards[from.file_of[d]]);
-      o << '\t' << from.record_of[d];
-    });
-  });
-  write_output(files, "outputs.pairs", [&](std::ostream& out) { write_pairs(out, s.result, ids); });
-  write_output(files, "outputs.clusters", [&](std::ostream& out) { write_clusters(out, s.result, ids); });
+  };
+  route.removed_line_end = [&](std::ostream& o, uint32_t d) {
+    o.put('\t');
+    write_tsv_field(o, from.shards[from.file_of[d]]);
+    o << '\t' << from.record_of[d];
+  };
+  write_outputs(files, s.result, ids, route);
   s.seconds_write = seconds_since(t_write);
   s.seconds_total = seconds_since(t_start);
-  write_output(files, "outputs.stats", [&](std::ostream& out) { out << stats_json(used, s); });
-  files.commit();
+  commit_outputs(files, used, s);
   return s;
 }
 

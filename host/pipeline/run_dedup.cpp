@@ -15,7 +15,6 @@
 #include "host/io/read/batch_prefetcher.hpp"
 #include "host/io/write/kept_sink.hpp"
 #include "host/io/read/nothing_read.hpp"
-#include "host/io/write/result_writers.hpp"
 #include "host/io/write/shard_outputs.hpp"
 #include "host/pipeline/job_eta.hpp"
 #include "host/pipeline/job_outputs.hpp"
@@ -28,7 +27,6 @@ using clock_type = detail::stage_clock;
 using detail::compares_lengths;
 using detail::output_paths;
 using detail::seconds_since;
-using detail::write_output;
 
 /// Passes kept records on and reports every 65,536th, for the write stage's progress.
 class CountingSink : public KeptSink {
@@ -55,11 +53,14 @@ class CountingSink : public KeptSink {
 
 namespace {
 
-/// What the first pass keeps: ids, record numbers and, when the keep policy compares
-/// lengths, text bytes; never the text.
+/// What the first pass keeps per document, for the outputs: its id (its bytes and an 8 B
+/// offset: the removed, pairs and clusters files name documents by it), its record only
+/// where records were skipped before it (DocumentRecords: 16 B per gap, none in a clean
+/// corpus; the kept records' copy and the text replay need it), and its text length
+/// (8 B) when the keep policy compares lengths; never the text.
 struct ReadState {
   detail::IdTable ids;
-  std::vector<uint64_t> record_of;
+  detail::DocumentRecords records;
   std::vector<uint64_t> text_bytes;
 };
 
@@ -192,7 +193,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   read_all(reader, "sketch", [&](const InputBatch& b) {
     for (size_t i = 0; i < b.size(); ++i) {
       kept.ids.add(b.ids[i]);
-      kept.record_of.push_back(b.records[i]);
+      kept.records.add(b.records[i]);
       if (compares_lengths(job.config.keep)) kept.text_bytes.push_back(b.docs.text(i).size());
     }
     method->add(b.docs, b.meta);
@@ -202,12 +203,9 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
 
   eta.candidates(seconds_since(t_start));
   if (progress) send("candidates");
-  method->set_text_replay(detail::replay_documents(reader, kept.record_of, s.input.records));
+  method->set_text_replay(detail::replay_documents(reader, kept.records, s.input.records));
   s.result = method->finish();
-  detail::apply_keep_policy(s.result, job.config.keep, kept.text_bytes);
-  s.method_stats = method->stats_fields(s.result);
-  s.description = method->describe(s.result);
-  s.kept = s.result.documents - s.result.removed;
+  detail::settle_result(s, *method, job.config.keep, kept.text_bytes);
 
   // Pass 2: outputs.
   auto written = [&](uint64_t n) {
@@ -218,12 +216,11 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   };
   written(0);
   const auto t_write = clock_type::now();
-  const auto& ids = kept.ids;
   std::vector<uint8_t> keep(s.input.records, 0);
-  for (uint64_t record : kept.record_of) keep[record] = 1;
-  for (const auto& x : detail::removed_documents(s.result)) keep[kept.record_of[x.document]] = 0;
-  // A failure before the commit names what it leaves: nothing, or what went to a device.
-  try {
+  kept.records.for_each([&](uint64_t, uint64_t record) { keep[record] = 1; });
+  for (const auto& x : detail::removed_documents(s.result)) keep[kept.records.record_of(x.document)] = 0;
+  detail::RouteOutputs route;
+  route.kept = [&] {
     if (AtomicOutputFile* file = files.file("outputs.output")) {
       if (kept_as == KeptFormat::parquet) {
         reader.write_kept(keep, file->stream(), kept_as);
@@ -239,18 +236,11 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
       CountingSink counted(written);
       shards->write_kept(reader, keep, [&](KeptSink* sink) { return counted.wrap(sink); });
     }
-    write_output(files, "outputs.removed", [&](std::ostream& out) { detail::write_removed(out, s.result, ids); });
-    write_output(files, "outputs.pairs", [&](std::ostream& out) {
-      detail::write_pairs(out, s.result, ids);
-    });
-    write_output(files, "outputs.clusters", [&](std::ostream& out) { detail::write_clusters(out, s.result, ids); });
-    s.seconds_write = seconds_since(t_write);
-    s.seconds_total = seconds_since(t_start);
-    write_output(files, "outputs.stats", [&](std::ostream& out) { out << stats_json(job, s); });
-  } catch (const data_error& e) {
-    throw data_error(e.what() + files.failure_note());
-  }
-  files.commit();
+  };
+  detail::write_outputs(files, s.result, kept.ids, route);
+  s.seconds_write = seconds_since(t_write);
+  s.seconds_total = seconds_since(t_start);
+  detail::commit_outputs(files, job, s);
   return s;
 }
 

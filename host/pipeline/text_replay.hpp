@@ -6,11 +6,12 @@
 
 #include "gpudedup/io.hpp"
 #include "gpudedup/method.hpp"
+#include "host/pipeline/document_records.hpp"
 
 namespace gpudedup::detail {
 
-/// A replay over `reader` (exhausted, outliving the replay), document d being record
-/// record_of[d] (ascending) of `records`.
-TextReplay replay_documents(RecordReader& reader, const std::vector<uint64_t>& record_of, uint64_t records);
+/// A replay over `reader` (exhausted, outliving the replay, as `documents` does), document
+/// d being record documents.record_of(d) of `records`.
+TextReplay replay_documents(RecordReader& reader, const DocumentRecords& documents, uint64_t records);
 
 }  // namespace gpudedup::detail
