@@ -21,7 +21,8 @@ The exact pairs come from
 with LOW at or below the lowest band and --low.
 
 usage: seed_sweep.py CORPUS.jsonl EXACT.tsv [--bin build-cpu/gpudedup] [--seeds 1-8]
-           [--threshold 0.8] [--num-perm 256] [--workdir DIR] [-- extra dedup options]
+           [--threshold 0.8] [--num-perm 256] [--sketch classic|oph] [--workdir DIR]
+           [-- extra dedup options]
 """
 import argparse
 import json
@@ -57,8 +58,8 @@ def read_sketch(path):
     if data[:8] != b"GDSKETCH":
         sys.exit(f"{path}: not a gpudedup sketch file")
     version, P = struct.unpack_from("<II", data, 8)
-    if version not in (3, 4):
-        sys.exit(f"{path}: sketch file version {version}, this script reads 3 and 4")
+    if version not in (3, 4, 5):
+        sys.exit(f"{path}: sketch file version {version}, this script reads 3 to 5")
     n = struct.unpack_from("<Q", data, 40)[0]
     shard_name = struct.unpack_from("<I", data, 56)[0]
     at = 64 + shard_name
@@ -122,6 +123,7 @@ def main():
     ap.add_argument("--seeds", default="1-8")
     ap.add_argument("--threshold", type=float, default=0.8)
     ap.add_argument("--num-perm", type=int, default=256)
+    ap.add_argument("--sketch", default="classic", help="the MinHash family, for the runs and the sketches")
     ap.add_argument("--high", type=float, default=0.85, help="recall over exact pairs at or above this")
     ap.add_argument("--low", type=float, default=0.75, help="precision: reported pairs at or above this")
     ap.add_argument("--per-band", type=int, default=300)
@@ -133,7 +135,7 @@ def main():
     exact = list(read_pairs(args.exact_pairs))
     rng = random.Random(17)
     samples = {band: disjoint_sample(exact, band[0], band[1], args.per_band, rng) for band in BANDS}
-    common = ["--id-field", "id", "--num-perm", str(args.num_perm), "--backend", "cpu"]
+    common = ["--id-field", "id", "--num-perm", str(args.num_perm), "--sketch", args.sketch, "--backend", "cpu"]
 
     print(f"| seed | recall | precision | missed | cluster splits | candidates |")
     print(f"|---:|---:|---:|---:|---:|---:|")
@@ -152,7 +154,7 @@ def main():
         print(f"| {seed} | {recall:.4f} | {precision:.4f} | {missed} of {truth} | {splits} | {candidates} |", flush=True)
         if args.no_estimator:
             continue
-        subprocess.run([args.bin, "sketch", args.corpus, *common[:4], "--seed", str(seed), "--output",
+        subprocess.run([args.bin, "sketch", args.corpus, *common[:6], "--seed", str(seed), "--output",
                         base + ".sketch"], check=True, stdout=subprocess.DEVNULL)
         P, sigs = read_sketch(base + ".sketch")
         os.remove(base + ".sketch")

@@ -58,6 +58,7 @@ Config given_config(const cxxopts::ParseResult& r, Config base) {
     base.shingle.stop_word_anchored = parsed.shingle.stop_word_anchored;
   }
   if (r.count("num-perm")) base.minhash.num_perm = parsed.minhash.num_perm;
+  if (r.count("sketch")) base.minhash.family = parsed.minhash.family;
   if (r.count("seed")) base.seed = parsed.seed;
   GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
   if (r.count("bands")) {
@@ -116,7 +117,7 @@ Index open_for(const cxxopts::ParseResult& r, IndexMode mode) {
   // over them (Index::open names what differs).
   bool any_given = false;
   for (const char* name : {"shingle", "ngram", "normalize", "tokenizer", "stopwords", "stopword-anchored", "num-perm",
-                           "seed", "bands", "rows"})
+                           "sketch", "seed", "bands", "rows"})
     any_given = any_given || r.count(name) > 0;
   if (!any_given) return Index::open(dir, opts);
   Config given;

@@ -40,6 +40,7 @@ const std::map<std::string_view, std::string_view>& flag_of() {
       {"memory_limit", "--memory-limit"},
       {"method", "--method"},
       {"minhash.num_perm", "--num-perm"},
+      {"minhash.family", "--sketch"},
       {"outputs.clusters", "--clusters"},
       {"outputs.output", "--output"},
       {"outputs.output_dir", "--output-dir"},

@@ -74,6 +74,9 @@ void add_sketch_options(cxxopts::Options& o) {
      "token) or icu (ICU word segmentation, dictionaries for Chinese, Japanese, Thai)",
      cxxopts::value<std::string>()->default_value("simple"))
     ("num-perm", "MinHash permutations P, 1..4096", cxxopts::value<int64_t>()->default_value("256"))
+    ("sketch", "MinHash family: classic (P permutations of every shingle) or oph (one permutation hashing "
+     "into P bins, optimal densification: shingles + P work; docs/sketches.md)",
+     cxxopts::value<std::string>()->default_value("classic"))
     ("seed", "seed of the permutation family", cxxopts::value<uint64_t>()->default_value("1"));
 }
 
@@ -96,6 +99,7 @@ void read_sketch_options(const cxxopts::ParseResult& r, Config& c) {
   const auto p = option<int64_t>(r, "num-perm");
   GD_EXPECTS(p >= 1 && p <= 4096, "--num-perm must be in 1..4096, got " + std::to_string(p));
   c.minhash.num_perm = uint32_t(p);
+  c.minhash.family = enum_option<SketchFamily>(r, "sketch");
   c.seed = option<uint64_t>(r, "seed");
 }
 

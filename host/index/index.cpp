@@ -481,6 +481,7 @@ Index Index::open_impl(const std::string& dir, const IndexOpenOptions& options, 
 
   Config& c = s.config;
   c.minhash.num_perm = m.params.num_perm;
+  c.minhash.family = m.params.family;
   c.seed = m.params.seed;
   c.shingle.kind = m.params.shingle;
   c.shingle.ngram = m.params.ngram;

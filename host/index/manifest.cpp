@@ -47,6 +47,9 @@ std::string encode_params(const IndexParams& p) {
   // manifest and segment stamps stay valid.
   if (p.normalize != legacy_normalize()) s << "normalize " << to_string(p.normalize) << "\n";
   if (p.tokenizer != Tokenizer::simple) s << "tokenizer " << to_string(p.tokenizer) << "\n";
+  // Likewise an index made before the MinHash family was recorded is classic; an older
+  // program refuses a manifest with this line (unexpected content) instead of mixing.
+  if (p.family != SketchFamily::classic) s << "sketch " << to_string(p.family) << "\n";
   s
     << "bands " << p.bands << "\n"
     << "rows " << p.rows << "\n"
@@ -224,6 +227,11 @@ Manifest decode_manifest(const std::string& text, const std::string& path) {
     if (!t) corrupt(path, "bad value for tokenizer");
     p.tokenizer = *t;
   }
+  if (auto it = kv.find("sketch"); it != kv.end()) {
+    const auto f = from_string<SketchFamily>(it->second);
+    if (!f) corrupt(path, "bad value for sketch");
+    p.family = *f;
+  }
   p.bands = uint32_t(parse_u64(need("bands"), path, "bands"));
   p.rows = uint32_t(parse_u64(need("rows"), path, "rows"));
   p.threshold = std::strtod(need("threshold").c_str(), nullptr);
@@ -254,6 +262,7 @@ std::string describe_param_mismatch(const IndexParams& s, const IndexParams& g) 
         "stop words " + hex64(g.stop_words_hash));
   check(s.normalize != g.normalize, "`shingle.normalize`", to_string(s.normalize), to_string(g.normalize));
   check(s.tokenizer != g.tokenizer, "`shingle.tokenizer`", to_string(s.tokenizer), to_string(g.tokenizer));
+  check(s.family != g.family, "`minhash.family`", to_string(s.family), to_string(g.family));
   check(s.bands != g.bands || s.rows != g.rows, "`lsh.bands`/`lsh.rows`",
         std::to_string(s.bands) + "x" + std::to_string(s.rows), std::to_string(g.bands) + "x" + std::to_string(g.rows));
   return out.str();

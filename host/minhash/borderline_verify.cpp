@@ -13,6 +13,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "gpudedup/detail/oph_minhash.hpp"
 #include "gpudedup/detail/similarity.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/core/format.hpp"
@@ -58,7 +59,7 @@ double BorderlineBand::pair_margin(uint64_t size_a, uint64_t size_b) const {
   const double common = threshold * measured;
   const double rest = double(size_a + size_b) - common;
   const double j = rest > 0 ? std::min(1.0, common / rest) : 1.0;
-  return std::min(margin, borderline_sigmas * std::sqrt(j * (1 - j) / num_perm) + 1.0 / num_perm);
+  return std::min(margin, borderline_sigmas * std::sqrt(spread * j * (1 - j) / num_perm) + 1.0 / num_perm);
 }
 
 Verdict BorderlineBand::classify(double jaccard, uint64_t size_a, uint64_t size_b) const {
@@ -86,7 +87,8 @@ BorderlineBand make_borderline_band(const Config& config) {
   // for the containments any Jaccard up to t/(2-t) (equal sizes) can sit there, so the
   // widest spread among them.
   const double j = config.similarity == Similarity::jaccard ? t : std::min(0.5, t / (2 - t));
-  band.margin = borderline_sigmas * std::sqrt(j * (1 - j) / p) + 1 / p;
+  band.spread = config.minhash.family == SketchFamily::oph ? oph_variance_bound : 1.0;
+  band.margin = borderline_sigmas * std::sqrt(band.spread * j * (1 - j) / p) + 1 / p;
   band.num_perm = config.minhash.num_perm;
   band.similarity = config.similarity;
   return band;

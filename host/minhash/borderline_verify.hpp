@@ -31,7 +31,7 @@ constexpr uint64_t borderline_set_budget = uint64_t(512) << 20;
 enum class Verdict { fail, borderline, pass };
 
 /// Where a pair's estimate lies. The margin is on the Jaccard estimate:
-/// borderline_sigmas * sqrt(t(1-t)/P) + 1/P (one signature value, the estimate's step),
+/// borderline_sigmas * sqrt(spread * t(1-t)/P) + 1/P (one signature value, the estimate's step),
 /// with t the threshold; for the containments t is the Jaccard a pair of those set sizes
 /// has at the threshold (pair_margin; `margin` is the widest, at min(1/2, t/(2-t))), and
 /// both ends of the estimate +- margin are
@@ -41,6 +41,9 @@ struct BorderlineBand {
   double margin = 0;  ///< the widest margin (Jaccard: every pair's)
   Similarity similarity = Similarity::jaccard;
   uint32_t num_perm = 0;
+  /// The estimate's variance over the binomial J(1-J)/P: 1 for the classic family, at
+  /// most oph_variance_bound for --sketch oph (detail/oph_minhash.hpp).
+  double spread = 1;
 
   /// The margin of a pair of these set sizes: for the containments the spread at the
   /// Jaccard their threshold means at these sizes (never above `margin`).

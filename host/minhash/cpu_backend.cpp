@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "gpudedup/detail/minhash.hpp"
+#include "gpudedup/detail/oph_minhash.hpp"
 #include "host/minhash/bucket_walk.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/minhash_fold.hpp"
@@ -22,7 +23,9 @@ constexpr int sketch_chunk = 16;
 class CpuBackend final : public ComputeBackend {
  public:
   explicit CpuBackend(const SketchSpec& spec)
-      : spec_(spec), folder_(spec.perm_a.data(), spec.perm_b.data(), spec.config.minhash.num_perm) {}
+      : spec_(spec),
+        folder_(spec.perm_a.data(), spec.perm_b.data(), spec.config.minhash.num_perm),
+        oph_(make_oph_params(spec.config.seed, spec.config.minhash.num_perm)) {}
 
   void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
               ShingleSets* sets) override {
@@ -35,6 +38,7 @@ class CpuBackend final : public ComputeBackend {
     {
       ShingleScratch scratch;
       std::vector<uint32_t> keys;
+      std::vector<uint64_t> oph_mask((P + 63) / 64);
 #pragma omp for schedule(dynamic, sketch_chunk)
       for (int64_t d = 0; d < n; ++d) errors.run([&] {
         // The sorted set is an output, or is sampled (samples are taken from the sorted
@@ -53,7 +57,12 @@ class CpuBackend final : public ComputeBackend {
         }
         uint32_t* sig = signatures + size_t(d) * P;
         std::fill(sig, sig + P, empty_signature_value);
-        folder_.fold_keys(sig, keys.data(), keys.size());
+        if (spec_.config.minhash.family == SketchFamily::oph) {
+          for (const uint32_t key : keys) oph_update_key(sig, oph_, key);
+          oph_densify(sig, oph_, oph_mask.data());
+        } else {
+          folder_.fold_keys(sig, keys.data(), keys.size());
+        }
       });
     }
     errors.rethrow();
@@ -113,6 +122,7 @@ class CpuBackend final : public ComputeBackend {
   };
   SketchSpec spec_;
   MinhashFolder folder_;
+  oph_params oph_;
   std::vector<KeyDoc> keys_;
   std::vector<KeyDoc> scratch_;
 };

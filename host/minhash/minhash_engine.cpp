@@ -10,6 +10,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "host/core/format.hpp"
+#include "host/core/json_text.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/core/run_numbering.hpp"
@@ -442,6 +443,9 @@ std::vector<StatsField> MinHashEngine::stats_fields(const DedupResult&) const {
   // "verify" itself is a shared entry of the stats file
   std::vector<StatsField> fields;
   if (s.borderline) fields = detail::borderline_stats_fields(s.borderline->band(), s.borderline->stats());
+  if (s.spec.config.minhash.family != SketchFamily::classic) {  // the default adds no entry
+    fields.push_back({"sketch", detail::json_string(to_string(s.spec.config.minhash.family))});
+  }
   if (s.by_size_classes()) {
     fields.push_back({"containment_size_ratio_bound", detail::format("%.6f", detail::containment_ratio_bound)});
     fields.push_back({"containment_band_passes", std::to_string(s.containment->passes())});
@@ -453,7 +457,8 @@ std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
   const auto& s = *impl_;
   const Config& c = s.spec.config;
   std::vector<std::string> lines{
-      detail::format("minhash P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs", c.minhash.num_perm,
+      detail::format("minhash%s P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs",
+                     c.minhash.family == SketchFamily::oph ? " (--sketch oph)" : "", c.minhash.num_perm,
                      r.lsh.bands, r.lsh.rows, c.lsh.bands ? "given" : "auto", c.threshold,
                      (unsigned long long)r.candidate_pairs)};
   if (s.by_size_classes()) {

@@ -1,4 +1,5 @@
-// Sketch file: little-endian, fixed 64-byte header, the shard name, from version 4 the input
+// Sketch file: little-endian, fixed 64-byte header (byte 25: stop-word flags, from version 5
+// the MinHash family in bit 2), the shard name, from version 4 the input
 // table (per input: u32 path length, path bytes, u64 records, u8 checksum known, u64
 // checksum), then records
 //   u32 id length, id bytes, u64 record, u64 text bytes, u32 set size, num_perm x u32 values.
@@ -37,6 +38,7 @@ T get(const unsigned char* p) {
 SketchHeader SketchHeader::from_config(const Config& c) {
   SketchHeader h;
   h.num_perm = c.minhash.num_perm;
+  h.family = c.minhash.family;
   h.seed = c.seed;
   h.shingle = c.shingle.kind;
   h.ngram = c.shingle.ngram;
@@ -52,12 +54,17 @@ SketchHeader SketchHeader::from_config(const Config& c) {
 }
 
 void write_sketch_header(std::ostream& out, const SketchHeader& h) {
+  if (h.version < 5 && h.family != SketchFamily::classic) {
+    throw usage_error("a sketch file of version " + std::to_string(h.version) +
+                      " cannot record --sketch oph: write version 5 or later");
+  }
   std::string buf(sketch_file_magic, sizeof sketch_file_magic);
   put<uint32_t>(buf, h.version);
   put<uint32_t>(buf, h.num_perm);
   put<uint64_t>(buf, h.seed);
   put<uint8_t>(buf, h.shingle == ShingleKind::words ? 1 : 0);
-  put<uint8_t>(buf, uint8_t((h.remove_stop_words ? 1 : 0) | (h.stop_word_anchored ? 2 : 0)));
+  put<uint8_t>(buf, uint8_t((h.remove_stop_words ? 1 : 0) | (h.stop_word_anchored ? 2 : 0) |
+                            (h.family == SketchFamily::oph ? 4 : 0)));
   put<uint8_t>(buf, uint8_t(uint8_t(h.normalize.case_fold) | (h.normalize.nfkc ? 4 : 0) |
                             (h.normalize.remove_punctuation ? 8 : 0) | (h.ids_are_record_numbers ? 16 : 0)));
   put<uint8_t>(buf, uint8_t(h.tokenizer));
@@ -131,6 +138,10 @@ SketchFileReader::SketchFileReader(const std::string& path) : impl_(std::make_un
   h.shingle = hb[24] ? ShingleKind::words : ShingleKind::chars;
   h.remove_stop_words = hb[25] & 1;
   h.stop_word_anchored = hb[25] & 2;
+  if (h.version >= 5) h.family = hb[25] & 4 ? SketchFamily::oph : SketchFamily::classic;
+  if (hb[25] & (h.version >= 5 ? 0xF8 : 0xFC)) {
+    throw data_error(path + ": corrupt sketch file header (unknown stop-word or MinHash family flags)");
+  }
   if ((hb[26] & 3) > uint8_t(CaseFold::simple) || (hb[26] & 0xE0) || hb[27] > uint8_t(Tokenizer::icu)) {
     throw data_error(path + ": corrupt sketch file header (unknown normalization or tokenizer)");
   }

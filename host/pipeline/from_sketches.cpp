@@ -27,6 +27,7 @@ std::string first_difference(const SketchHeader& a, const SketchHeader& b) {
   };
   if (a.num_perm != b.num_perm)
     return differs("minhash.num_perm", std::to_string(b.num_perm), std::to_string(a.num_perm));
+  if (a.family != b.family) return differs("minhash.family", to_string(b.family), to_string(a.family));
   if (a.seed != b.seed) return differs("seed", std::to_string(b.seed), std::to_string(a.seed));
   if (a.shingle != b.shingle) return differs("shingle.kind", to_string(b.shingle), to_string(a.shingle));
   if (a.ngram != b.ngram) return differs("shingle.ngram", std::to_string(b.ngram), std::to_string(a.ngram));
@@ -46,6 +47,7 @@ std::string first_difference(const SketchHeader& a, const SketchHeader& b) {
 Config config_of(const DedupJob& job, const SketchHeader& h) {
   Config c = job.config;
   c.minhash.num_perm = h.num_perm;
+  c.minhash.family = h.family;
   c.seed = h.seed;
   c.shingle = ShingleConfig{};
   c.shingle.kind = h.shingle;

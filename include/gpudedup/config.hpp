@@ -77,8 +77,14 @@ struct ShingleConfig {
   Tokenizer tokenizer = Tokenizer::simple;  ///< word shingles, SimHash tokens
 };
 
+/// How a MinHash signature's P values are made (docs/sketches.md): classic, P permutations
+/// of every shingle (shingles x P work); oph, one permutation hashing into P bins with
+/// optimal densification (shingles + P work, detail/oph_minhash.hpp).
+enum class SketchFamily { classic, oph };
+
 struct MinHashConfig {
   uint32_t num_perm = 256;  ///< P
+  SketchFamily family = SketchFamily::classic;
 };
 
 struct LshConfig {
@@ -232,6 +238,7 @@ const char* to_string(SimHashFeatures);
 const char* to_string(KeepPolicy);
 const char* to_string(CaseFold);
 const char* to_string(Tokenizer);
+const char* to_string(SketchFamily);
 
 /// The value whose to_string() is `name`; nullopt for any other name. Defined for every
 /// enum with a to_string (the same table gives both directions).

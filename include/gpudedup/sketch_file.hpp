@@ -21,7 +21,10 @@ constexpr char sketch_file_magic[8] = {'G', 'D', 'S', 'K', 'E', 'T', 'C', 'H'};
 /// normalization and the tokenizer the signatures were made with.
 /// 4: the header is followed by each input file's path, record count and content checksum,
 /// so that `gpudedup filter` can tell that a shard is the one the sketch read.
-constexpr uint32_t sketch_file_version = 4;
+/// 5: the header records the MinHash family (`--sketch`, bit 2 of byte 25); an older file
+/// was made by the classic family. A program that reads at most 4 refuses a version 5 file
+/// rather than take OPH values for classic ones.
+constexpr uint32_t sketch_file_version = 5;
 /// The oldest version read: 3 files have no input table (SketchHeader::inputs is empty).
 constexpr uint32_t sketch_file_oldest_version = 3;
 
@@ -43,6 +46,7 @@ constexpr char removed_list_input_marker[] = "#input";
 struct SketchHeader {
   uint32_t version = sketch_file_version;
   uint32_t num_perm = 0;
+  SketchFamily family = SketchFamily::classic;  ///< version 5; older files: classic
   uint64_t seed = 0;
   ShingleKind shingle = ShingleKind::chars;
   uint32_t ngram = 0;

@@ -111,6 +111,8 @@ class CudaBackend final : public ComputeBackend {
     params_.words.stop_words = d_stop_.data();
     params_.normalize = spec_.shingles.normalize;
     params_.kernel = sketch_kernel_from_environment();
+    params_.family = spec_.config.minhash.family;
+    params_.oph = make_oph_params(spec_.config.seed, P);
 
     sub_batch_budget_ = device_context(spec.config.device).work_budget();
     if (gpu_pipeline_from_environment() == gpu_pipeline::async) {

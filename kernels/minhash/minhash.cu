@@ -241,7 +241,7 @@ void word_shingles_cuda(const device_sketch_params& params, const device_text_ba
 
 void minhash_sketch_cuda(const device_sketch_params& params, const device_text_batch& batch,
                          bool want_sets, device_sketch_result& out, cudaStream_t stream) {
-  if (params.kernel == sketch_kernel::fused) {
+  if (params.kernel == sketch_kernel::fused && params.family == SketchFamily::classic) {
     fused_minhash_sketch_cuda(params, batch, want_sets, out, stream);
     return;
   }
@@ -299,13 +299,18 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
                                         batch.item_count, out.signatures.data(), out.set_sizes.data(),
                                         flags, stream);
   };
-  switch (perms_per_thread(P)) {
-    case 1: launch(std::integral_constant<int, 1>{}); break;
-    case 2: launch(std::integral_constant<int, 2>{}); break;
-    case 4: launch(std::integral_constant<int, 4>{}); break;
-    case 8: launch(std::integral_constant<int, 8>{}); break;
-    case 16: launch(std::integral_constant<int, 16>{}); break;
-    default: throw usage_error("`minhash.num_perm` " + std::to_string(P) + " exceeds the CUDA backend's 4096");
+  if (params.family == SketchFamily::oph) {
+    oph_sketch_sorted_cuda(params, batch, sorted, d_valid.data(), out.signatures.data(), out.set_sizes.data(), flags,
+                           stream);
+  } else {
+    switch (perms_per_thread(P)) {
+      case 1: launch(std::integral_constant<int, 1>{}); break;
+      case 2: launch(std::integral_constant<int, 2>{}); break;
+      case 4: launch(std::integral_constant<int, 4>{}); break;
+      case 8: launch(std::integral_constant<int, 8>{}); break;
+      case 16: launch(std::integral_constant<int, 16>{}); break;
+      default: throw usage_error("`minhash.num_perm` " + std::to_string(P) + " exceeds the CUDA backend's 4096");
+    }
   }
 
   if (want_sets && bytes > 0) {

@@ -8,6 +8,7 @@
 
 #include "gpudedup/config.hpp"
 #include "gpudedup/detail/normalize.hpp"
+#include "gpudedup/detail/oph_minhash.hpp"
 #include "gpudedup/detail/shingle.hpp"
 #include "kernels/device/device_buffer.cuh"
 #include "kernels/minhash/sketch_kernel_choice.hpp"
@@ -52,6 +53,8 @@ struct device_sketch_params {
   word_shingle_params words;  ///< stop_words points to device memory
   normalize_options normalize;  ///< what normalize_text does (detail/normalize.hpp)
   sketch_kernel kernel = sketch_kernel::classic;  ///< GPUDEDUP_GPU_KERNEL
+  SketchFamily family = SketchFamily::classic;    ///< --sketch (the fused kernels: classic only)
+  oph_params oph;                                 ///< family oph: bins and probe seeds
 };
 
 /// One block of the MinHash kernel: document `x`, chunk `y` (positions
@@ -91,6 +94,15 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
 /// params.kernel is fused. Same contract and results as the classic path.
 void fused_minhash_sketch_cuda(const device_sketch_params& params, const device_text_batch& batch,
                                bool want_sets, device_sketch_result& out, cudaStream_t stream);
+
+/// The OPH stage of the classic path (kernels/minhash/oph_minhash.cu), in place of the
+/// permutation fold when params.family is oph: a block per item bins the sorted hashes of
+/// its chunk (counting distinct ones and flagging them for the sets, as the fold does),
+/// then a block per document fills the empty bins of its row (detail/oph_minhash.hpp).
+/// `signatures` must hold empty_signature_value and `distinct` 0 on entry.
+void oph_sketch_sorted_cuda(const device_sketch_params& params, const device_text_batch& batch,
+                            const uint64_t* sorted, const uint32_t* valid_count, uint32_t* signatures,
+                            uint32_t* distinct, uint8_t* flags, cudaStream_t stream);
 
 /// Stages both paths share (kernels/minhash/minhash.cu), queued on `stream`:
 /// normalize_text of every document into norm at the document's own offsets, its

@@ -140,6 +140,7 @@ const std::map<std::string, Keyword>& keywords() {
                      }}},
       {"tokenizer", {"shingle.tokenizer", named<Tokenizer>(GD_FIELD(shingle.tokenizer))}},
       {"num_perm", {"minhash.num_perm", count(GD_FIELD(minhash.num_perm))}},
+      {"sketch", {"minhash.family", named<SketchFamily>(GD_FIELD(minhash.family))}},
       {"bands", {"lsh.bands", count(GD_FIELD(lsh.bands))}},
       {"rows", {"lsh.rows", count(GD_FIELD(lsh.rows))}},
       // As the program's --verify: MinHash's mode, and SimHash's (whose default, estimate,

@@ -1,7 +1,8 @@
 // The CUDA backend against the CPU backend (the oracle): signatures, set sizes, shingle
 // sets, band candidates in order, verified band pairs and the final DedupResult must be
 // equal, on random corpora of 0, 1, 31, 32, 33 and 5000 documents with texts from empty
-// to over 1 MB, ASCII, CJK and invalid UTF-8, char and word shingles, stop words.
+// to over 1 MB, ASCII, CJK and invalid UTF-8, char and word shingles, stop words, and
+// both MinHash families (--sketch classic and oph).
 // Every test with a device in its name skips without a usable CUDA device.
 #include <gtest/gtest.h>
 
@@ -220,6 +221,30 @@ std::vector<Case> cases() {
     x.similarity = Similarity::containment_b;
     x.threshold = 0.7;
     out.push_back({"Char2ContainmentBLargeBuckets", x});
+  }
+  // --sketch oph (kernels/minhash/oph_minhash.cu): the bins of a 1 MB document's chunks
+  // merged by atomicMin, short texts with most bins densified, P not a power of two.
+  {
+    Config x = c;
+    x.minhash.family = SketchFamily::oph;
+    out.push_back({"OphChar5P256", x});
+  }
+  {
+    Config x = c;
+    x.minhash.family = SketchFamily::oph;
+    x.shingle.ngram = 1;  // a few dozen distinct shingles: most of the 1000 bins copied
+    x.minhash.num_perm = 1000;
+    x.verify = VerifyMode::exact;
+    out.push_back({"OphChar1P1000Exact", x});
+  }
+  {
+    Config x = c;
+    x.minhash.family = SketchFamily::oph;
+    x.shingle.kind = ShingleKind::words;
+    x.shingle.ngram = 3;
+    x.minhash.num_perm = 100;
+    x.similarity = Similarity::containment;
+    out.push_back({"OphWord3P100Containment", x});
   }
   return out;
 }

@@ -303,6 +303,15 @@ TEST(MpiDedup, RandomCorporaEqualSingleProcess) {
   }
 }
 
+// --sketch oph (one permutation hashing): the ranks sketch, band and verify (with its
+// wider borderline margin) as one process does.
+TEST(MpiDedup, OphSketchEqualsSingleProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::mt19937_64 rng(17);
+  expect_same_for_all_ranks(dir, random_shards(dir, rng, 3, 400), "--sketch oph");
+}
+
 // Numbered from 2^32 - 5 (--first-document-number): each rank numbers from there plus the
 // counts before it, so the record-number ids past 2^32 are the single process's.
 TEST(MpiDedup, NumbersFromAnOffsetEqualSingleProcess) {
