@@ -9,14 +9,11 @@ namespace gpudedup::cli {
 namespace {
 
 /// The library's names that are not options of the table (InputOptions and DedupJob
-/// fields, the names the commands give their files in an OutputSet, and the options every
-/// method shares) and what the program calls them.
+/// fields, the names the commands give their files in an OutputSet) and what the program
+/// calls them.
 const std::map<std::string_view, std::string_view>& other_names() {
   static const std::map<std::string_view, std::string_view> names = {
-      {"all_pairs", "--all-pairs"},
-      {"backend", "--backend"},
       {"batch_size", "--batch-size"},
-      {"device", "--device"},
       {"filter.output", "--output"},
       {"filter.output_dir", "--output-dir"},
       {"filter.removed", "--removed"},
@@ -32,28 +29,15 @@ const std::map<std::string_view, std::string_view>& other_names() {
       {"input.paths", "the input"},
       {"input.strict", "--strict"},
       {"input.text_field", "--text-field"},
-      {"keep", "--keep"},
-      {"method", "--method"},
-      {"minhash.num_perm", "--num-perm"},
       {"outputs.clusters", "--clusters"},
       {"outputs.output", "--output"},
       {"outputs.output_dir", "--output-dir"},
       {"outputs.pairs", "--pairs"},
       {"outputs.removed", "--removed"},
       {"outputs.stats", "--stats"},
-      {"seed", "--seed"},
-      {"first_document_number", "--first-document-number"},
-      {"shingle.kind", "--shingle"},
-      {"shingle.ngram", "--ngram"},
-      {"shingle.normalize", "--normalize"},
-      {"shingle.stop_word_anchored", "--stopword-anchored"},
-      {"shingle.stop_words", "--stopwords"},
-      {"shingle.tokenizer", "--tokenizer"},
       {"sketches", "the sketch files (--from-sketches)"},
       {"simhash.verify", "--verify"},
       {"sketch.output", "--output"},
-      {"threads", "--threads"},
-      {"threshold", "--threshold"},
   };
   return names;
 }

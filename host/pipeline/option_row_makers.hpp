@@ -43,6 +43,7 @@ OptionRow real_option(std::string param, Field field) {
   OptionRow r;
   r.param = std::move(param);
   r.kind = on_off ? OptionKind::flag : OptionKind::real;
+  r.has_default = !on_off;  // a flag is off unless given
   r.set = [field](Config& c, const OptionValue& v) {
     if constexpr (on_off) field(c) = v.flag; else field(c) = v.real;
   };
@@ -91,5 +92,10 @@ std::optional<uint64_t> parse_byte_size(const std::string& text);
 
 /// The built-in rows of the methods' groups, in help order (method_option_rows.cpp).
 std::vector<OptionRow> method_option_rows();
+/// The rows of the options every method reads (shared_option_rows.cpp). The program
+/// declares their flags itself (host/cli/options.cpp, cmd_dedup.cpp), with checks and
+/// messages of its own; tests/cli/cli_option_table_test.cpp holds it to the rows' kinds
+/// and defaults.
+std::vector<OptionRow> shared_option_rows();
 
 }  // namespace gpudedup::detail

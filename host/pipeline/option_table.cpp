@@ -19,7 +19,11 @@ bool reads(const MethodEntry& m, const std::string& group) {
 }  // namespace
 
 std::vector<OptionRow> option_table() {
-  static const std::vector<OptionRow> built_in = detail::method_option_rows();
+  static const std::vector<OptionRow> built_in = [] {
+    std::vector<OptionRow> rows = detail::shared_option_rows();
+    for (OptionRow& r : detail::method_option_rows()) rows.push_back(std::move(r));
+    return rows;
+  }();
   std::vector<OptionRow> rows = built_in;
   for (const MethodEntry& m : method_table()) rows.insert(rows.end(), m.options.begin(), m.options.end());
   return rows;

@@ -8,24 +8,9 @@ from typing import Iterator
 from . import _core
 
 # Library parameter (as messages spell it, in backticks) -> keyword argument: the option
-# table's rows (include/gpudedup/options.hpp, a registered method's included), the options
-# every method shares, and dedup_files' inputs and outputs.
+# table's rows (include/gpudedup/options.hpp, a registered method's included) and
+# dedup_files' inputs and outputs.
 KEYWORD_OF = {
-    "all_pairs": "all_pairs",
-    "backend": "backend",
-    "device": "device",
-    "method": "method",
-    "minhash.num_perm": "num_perm",
-    "seed": "seed",
-    "shingle.kind": "shingle",
-    "shingle.ngram": "ngram",
-    "shingle.normalize": "normalize",
-    "shingle.remove_stop_words": "remove_stop_words",
-    "shingle.stop_word_anchored": "stop_word_anchored",
-    "shingle.stop_words": "stop_words",
-    "shingle.tokenizer": "tokenizer",
-    "threads": "threads",
-    "threshold": "threshold",
     # dedup_files: the job's inputs and outputs
     "input.paths": "paths",
     "input.format": "format",

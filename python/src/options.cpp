@@ -76,78 +76,10 @@ unsigned long long integer(nb::handle value, const Name& name, unsigned long lon
   return u;
 }
 
-template <class Field>
-Setter count(Field field) {
-  return [field](Config& c, nb::handle v, const Name& name) {
-    using U = std::remove_reference_t<decltype(field(c))>;
-    field(c) = U(integer(v, name, static_cast<unsigned long long>(std::numeric_limits<U>::max())));
-  };
-}
-
-template <class Field>
-Setter real(Field field) {
-  return [field](Config& c, nb::handle v, const Name& name) {
-    if (is_bool(v)) refuse_type(v, name, "a number");
-    field(c) = as<double>(v, name);
-  };
-}
-
-template <class Field>
-Setter flag(Field field) {
-  return [field](Config& c, nb::handle v, const Name& name) { field(c) = as<bool>(v, name); };
-}
-
-template <class Enum, class Field>
-Setter named(Field field) {
-  return [field](Config& c, nb::handle v, const Name& name) {
-    const auto text = as<std::string>(v, name);
-    const auto value = from_string<Enum>(text);
-    if (!value) throw usage_error("`" + name.param + "` must be " + names_of<Enum>() + ", got '" + text + "'");
-    field(c) = *value;
-  };
-}
-
 struct Keyword {
   std::string param;  ///< the library's name, as its messages spell it
   Setter set;
 };
-
-#define GD_FIELD(expr) [](Config& c) -> auto& { return c.expr; }
-
-/// The keywords of the options every method shares (not yet rows of the option table).
-std::map<std::string, Keyword> shared_keywords() {
-  return {
-      {"method", {"method", [](Config& c, nb::handle v, const Name& p) { c.method = as<std::string>(v, p); }}},
-      {"threshold", {"threshold", real(GD_FIELD(threshold))}},
-      {"seed", {"seed", count(GD_FIELD(seed))}},
-      {"first_document_number", {"first_document_number", count(GD_FIELD(first_document_number))}},
-      {"backend", {"backend", named<Backend>(GD_FIELD(backend))}},
-      {"threads", {"threads", count(GD_FIELD(threads))}},
-      {"device", {"device", count(GD_FIELD(device))}},
-      {"shingle", {"shingle.kind", named<ShingleKind>(GD_FIELD(shingle.kind))}},
-      {"ngram", {"shingle.ngram", count(GD_FIELD(shingle.ngram))}},
-      {"stop_words", {"shingle.stop_words", [](Config& c, nb::handle v, const Name& p) {
-                        c.shingle.stop_words = as<std::vector<std::string>>(v, p);
-                      }}},
-      {"remove_stop_words", {"shingle.remove_stop_words", flag(GD_FIELD(shingle.remove_stop_words))}},
-      {"stop_word_anchored", {"shingle.stop_word_anchored", flag(GD_FIELD(shingle.stop_word_anchored))}},
-      {"normalize", {"shingle.normalize", [](Config& c, nb::handle v, const Name& p) {
-                       const auto list = as<std::string>(v, p);
-                       const auto n = parse_normalize(list);
-                       if (!n) {
-                         throw usage_error("`" + p.param + "` must be a comma list of fold, ascii, nfkc, punct (fold and "
-                                           "ascii exclusive), or none alone; got '" + list + "'");
-                       }
-                       c.shingle.normalize = *n;
-                     }}},
-      {"tokenizer", {"shingle.tokenizer", named<Tokenizer>(GD_FIELD(shingle.tokenizer))}},
-      {"num_perm", {"minhash.num_perm", count(GD_FIELD(minhash.num_perm))}},
-      {"all_pairs", {"all_pairs", flag(GD_FIELD(all_pairs))}},
-      {"keep", {"keep", named<KeepPolicy>(GD_FIELD(keep))}},
-  };
-}
-
-#undef GD_FIELD
 
 /// The setter of an option table row: the value's type checked as for every keyword (a
 /// bool is never a number; an integer within the field's range), then the row's own.
@@ -168,10 +100,9 @@ Setter row_setter(const OptionRow& row) {
   };
 }
 
-/// Every keyword: the shared ones, then each row of the option table that has one (a
-/// registered method's included).
+/// Every keyword: each row of the option table that has one (a registered method's included).
 std::map<std::string, Keyword> keywords() {
-  std::map<std::string, Keyword> all = shared_keywords();
+  std::map<std::string, Keyword> all;
   for (const OptionRow& row : option_table()) {
     if (!row.keyword.empty()) all[row.keyword] = {row.param, row_setter(row)};
   }
