@@ -6,8 +6,8 @@
 
 namespace gpudedup::python {
 
-/// `base` with the keyword arguments laid over it (names in docs/python.md; the methods'
-/// options are the option table's rows, gpudedup/options.hpp). Checks the
+/// `base` with the keyword arguments laid over it (names in docs/python.md; every keyword
+/// is a row of the option table, gpudedup/options.hpp). Checks the
 /// types, the enum names and that the method reads every option given (the method
 /// table's groups); make_method() and the engines validate the values.
 /// @throws nb::type_error for an unknown keyword or a value of the wrong type,
