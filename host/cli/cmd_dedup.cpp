@@ -12,6 +12,7 @@
 #include "host/cli/mpi_launch_settings.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_reporter.hpp"
+#include "host/cli/simhash_options.hpp"
 #include "host/cli/skipped_report.hpp"
 #include "host/mpi/mpi_dedup.hpp"
 
@@ -45,20 +46,9 @@ std::string method_help() {
 void add_dedup_options(cxxopts::Options& o) {
   o.add_options("Method")
     ("method", method_help(), cxxopts::value<std::string>()->default_value("minhash"))
-    ("threshold", "similarity threshold in (0, 1]", cxxopts::value<double>()->default_value("0.8"))
-    ("bands", "LSH bands b, 1..--num-perm (with --rows, b x r at most --num-perm; default: chosen for the "
-              "threshold)", cxxopts::value<int64_t>())
-    ("rows", "LSH rows per band r, 1..--num-perm", cxxopts::value<int64_t>())
-    ("verify", "auto (the estimate, and pairs within 3 standard deviations of the threshold checked by "
-               "exact Jaccard of texts read again), estimate (signature agreement), exact (shingle sets kept) "
-               "or none; simhash: verify its candidates by Jaccard >= --threshold (exact, estimate or none; "
-               "default there: estimate)",
-     cxxopts::value<std::string>()->default_value("auto"))
-    ("similarity", "jaccard, containment (max of both directions), containment-a (share of the earlier "
-                   "document in the later) or containment-b (share of the later in the earlier); minhash "
-                   "searches the containments by set-size classes: excerpts down to 1:20 of their source's "
-                   "size are promised (misses <= 1% per pair at P=256, t>=0.5; not with --bands), smaller ones are not",
-     cxxopts::value<std::string>()->default_value("jaccard"))
+    ("threshold", "similarity threshold in (0, 1]", cxxopts::value<double>()->default_value("0.8"));
+  add_method_options(o, MethodSection::method);  // --bands, --rows, --verify, --similarity
+  o.add_options("Method")
     ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters")
     ("keep", "which member of each cluster to keep: first (in input order), longest or shortest "
              "(text bytes; ties: the first), or none (remove every member)",
@@ -90,20 +80,7 @@ void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   c.threshold = option<double>(r, "threshold");
   GD_EXPECTS(c.threshold > 0 && c.threshold <= 1,
              "--threshold must be in (0, 1], got " + std::to_string(c.threshold));
-  GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
-  if (r.count("bands")) {
-    const auto b = option<int64_t>(r, "bands"), rows = option<int64_t>(r, "rows");
-    GD_EXPECTS(b >= 1 && rows >= 1, "--bands and --rows must be >= 1");
-    GD_EXPECTS(b <= int64_t(c.minhash.num_perm) && rows <= int64_t(c.minhash.num_perm),
-               "--bands and --rows must each be at most --num-perm (" + std::to_string(c.minhash.num_perm) + ")");
-    GD_EXPECTS(b * rows <= int64_t(c.minhash.num_perm),
-               "--bands x --rows (" + std::to_string(b * rows) + ") must not exceed --num-perm (" +
-                   std::to_string(c.minhash.num_perm) + ")");
-    c.lsh.bands = uint32_t(b);
-    c.lsh.rows = uint32_t(rows);
-  }
-  c.verify = enum_option<VerifyMode>(r, "verify");
-  c.similarity = enum_option<Similarity>(r, "similarity");
+  read_method_options(r, MethodSection::method, c);
   c.all_pairs = r.count("all-pairs") > 0;
   c.keep = enum_option<KeepPolicy>(r, "keep");
   job.outputs.output = opt(r, "output");
@@ -159,7 +136,7 @@ int run_dedup_command(int argc, char** argv) {
   add_numbering_options(o);
   add_sketch_options(o);
   add_dedup_options(o);
-  add_method_options(o);
+  add_method_options(o, MethodSection::own);
   add_backend_options(o);
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
@@ -180,7 +157,8 @@ int run_dedup_command(int argc, char** argv) {
   read_backend_options(r, job.config);
   read_dedup_options(r, job);
   refuse_other_methods_options(r, find_method(job.config.method));
-  read_method_options(r, job.config);
+  read_method_options(r, MethodSection::own, job.config);
+  simhash_features_and_checks(r, job.config.simhash);
   job.config.validate();  // combinations the options alone cannot see
   check_bloom_input(job.config, job.input);
   if (mpi::launched_by_mpi()) {

@@ -1,72 +1,50 @@
 #include "host/cli/method_options.hpp"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "gpudedup/errors.hpp"
-#include "host/cli/bloom_options.hpp"
-#include "host/cli/memory_options.hpp"
-#include "host/cli/simhash_options.hpp"
+#include "gpudedup/options.hpp"
+#include "host/cli/options.hpp"
+#include "host/cli/table_options.hpp"
 
 namespace gpudedup::cli {
 namespace {
 
-struct OptionGroup {
-  const char* group;  ///< a MethodEntry::reads name
-  std::vector<const char*> options;
-};
-
-/// Every method-specific option of `dedup`, by the Config group it fills. A new method's
-/// options add a row here (and its group to its MethodEntry::reads).
-const std::vector<OptionGroup>& option_groups() {
-  static const std::vector<OptionGroup> groups = {
-      {"lsh", {"bands", "rows"}},
-      {"verify", {"verify"}},
-      {"similarity", {"similarity"}},
-      {"sampling", {"sample", "sample-size", "sample-mod"}},
-      {"memory", {"memory-limit", "temp-dir"}},
-      {"simhash",
-       {"hamming", "blocks", "split-factor", "weights", "len-mu", "len-sigma", "meta-field", "meta-weight",
-        "min-score"}},
-      {"bloom",
-       {"bloom-bits", "bloom-hashes", "bloom-long", "bloom-measure", "bloom-all-pairs-max", "bloom-lsh-bits",
-        "bloom-lsh-tables"}},
-  };
-  return groups;
+std::vector<OptionRow> method_rows(MethodSection section) {
+  std::vector<OptionRow> rows;
+  for (OptionRow& row : option_table()) {
+    if (row.group.empty() || (row.heading == "Method") != (section == MethodSection::method)) continue;
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
-bool reads(const MethodEntry& m, const std::string& group) {
-  return std::find(m.reads.begin(), m.reads.end(), group) != m.reads.end();
+/// --bands and --rows, as written (before they narrow to the Config's fields): both or
+/// neither, each at least 1, b x r at most --num-perm (read before them).
+void check_bands_and_rows(const cxxopts::ParseResult& r, const Config& c) {
+  GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
+  if (!r.count("bands")) return;
+  const auto b = option<int64_t>(r, "bands"), rows = option<int64_t>(r, "rows");
+  GD_EXPECTS(b >= 1 && rows >= 1, "--bands and --rows must be >= 1");
+  GD_EXPECTS(b <= int64_t(c.minhash.num_perm) && rows <= int64_t(c.minhash.num_perm),
+             "--bands and --rows must each be at most --num-perm (" + std::to_string(c.minhash.num_perm) + ")");
+  GD_EXPECTS(b * rows <= int64_t(c.minhash.num_perm),
+             "--bands x --rows (" + std::to_string(b * rows) + ") must not exceed --num-perm (" +
+                 std::to_string(c.minhash.num_perm) + ")");
 }
 
 }  // namespace
 
-void add_method_options(cxxopts::Options& o) {
-  add_simhash_options(o);
-  add_bloom_options(o);  // with the sampling options
-  add_memory_options(o);
-}
+void add_method_options(cxxopts::Options& o, MethodSection section) { add_option_rows(o, method_rows(section)); }
 
-void read_method_options(const cxxopts::ParseResult& r, Config& c) {
-  c.simhash = read_simhash_options(r);
-  read_bloom_options(r, c);
-  read_memory_options(r, c);
+void read_method_options(const cxxopts::ParseResult& r, MethodSection section, Config& c) {
+  if (section == MethodSection::method) check_bands_and_rows(r, c);
+  read_option_rows(r, method_rows(section), c);
 }
 
 void refuse_other_methods_options(const cxxopts::ParseResult& r, const MethodEntry& method) {
-  for (const OptionGroup& g : option_groups()) {
-    if (reads(method, g.group)) continue;
-    for (const char* name : g.options) {
-      if (!r.count(name)) continue;
-      std::vector<std::string> readers;
-      for (const MethodEntry& m : method_table()) {
-        if (reads(m, g.group)) readers.push_back(m.name);
-      }
-      if (readers.size() == 1) throw usage_error(std::string("--") + name + " applies to --method " + readers[0] + " only");
-      throw usage_error(std::string("--") + name + " does not apply to --method " + method.name);
-    }
-  }
+  gpudedup::refuse_other_methods_options(given_params(r, option_table()), method.name);
 }
 
 }  // namespace gpudedup::cli

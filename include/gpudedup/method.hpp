@@ -5,8 +5,8 @@
 /// The pipeline, the CLI and embedders reach every method the same way, through the
 /// method table: make_method(config) builds the row named by Config::method. Adding a
 /// method is a class derived from DedupMethod in a folder of its own, one row in the
-/// table (host/pipeline/method_table.cpp) and its options; register_method() adds a row
-/// at run time (docs/architecture.md, "Adding a method").
+/// table (host/pipeline/method_table.cpp) with its options (MethodEntry::options);
+/// register_method() adds a row at run time (docs/architecture.md, "Adding a method").
 ///
 /// @code
 ///   std::unique_ptr<DedupMethod> m = make_method(config);  // "minhash", "exact", "simhash", "bloom"
@@ -24,6 +24,7 @@
 
 #include "gpudedup/config.hpp"
 #include "gpudedup/document_batch.hpp"
+#include "gpudedup/options.hpp"
 #include "gpudedup/result.hpp"
 
 namespace gpudedup {
@@ -105,6 +106,9 @@ struct MethodEntry {
   std::function<void(const Config&)> validate;
   /// Builds the method for a validated Config.
   std::function<std::unique_ptr<DedupMethod>(const Config&)> make;
+  /// The method's own options (options.hpp), each of a group in `reads`: they join
+  /// option_table(), so the program has their flags and Python their keywords.
+  std::vector<OptionRow> options;
 };
 
 /// The method table, a copy: the built-in methods, then any registered ones.

@@ -42,7 +42,7 @@ DataError = _core.DataError
 __version__ = _core.__version__
 
 __all__ = ["dedup", "dedup_files", "sketch", "sketch_documents", "Sketches", "Engine", "DedupResult", "FilesResult",
-           "Index", "IndexAnswers", "methods", "UsageError", "DataError", "FileError"]
+           "Index", "IndexAnswers", "methods", "options", "UsageError", "DataError", "FileError"]
 
 PAIR_DTYPE = np.dtype([("a", np.uint64), ("b", np.uint64), ("similarity", np.float64)])
 
@@ -240,16 +240,15 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
     batch_size: texts per batch; Ctrl-C stops the run between two batches.
     progress: True for a tqdm bar (when tqdm is installed), or a function called with a
         dict per batch (stage, documents, input_bytes, total_input_bytes, seconds).
-    options: bands, rows, verify ("auto", the default: the estimate decides unless a
-        pair is borderline, and then the exact similarity of the two texts, read again
-        from `texts`, as the program does; "estimate", "exact", "none"), similarity ("jaccard",
-        "containment"), all_pairs, stop_words, remove_stop_words, stop_word_anchored,
-        sample, sample_size, sample_mod, bloom_bits, bloom_hashes, bloom_measure,
-        bloom_all_pairs_limit, bloom_lsh_bits, bloom_lsh_tables, bloom_long ("sample",
-        the default: long documents' shingles sampled so no filter saturates; "full"), hamming, blocks,
-        weights, features, len_mu, len_sigma, split_factor, meta_weight, min_score,
-        device (docs/python.md). An option of a group the method does not read (hamming
-        with minhash) is refused.
+    options: all_pairs, stop_words, remove_stop_words, stop_word_anchored, normalize,
+        tokenizer, device, first_document_number (the number of the first text: a run
+        that is one part of a larger numbering), and each method's options, by the group of methods that reads them (gpudedup.options()
+        lists them with their help; docs/python.md):
+        {method_options}.
+        verify: "auto", the default: the estimate decides unless a pair is borderline,
+        and then the exact similarity of the two texts, read again from `texts`, as the
+        program does; "estimate", "exact", "none". An option of a group the method does
+        not read (hamming with minhash) is refused.
 
     Raises ValueError (UsageError) for a bad option or an integer out of range, TypeError
     for an element that is not str or None, input that is not a collection of texts, an
@@ -325,6 +324,30 @@ def sketch(texts: Any, *, num_perm: int = 256, seed: int = 1, shingle: str = "ch
 def methods() -> List[str]:
     """The names of the methods dedup() takes."""
     return list(_core.methods())
+
+
+def options() -> List[Dict[str, Any]]:
+    """The option table (include/gpudedup/options.hpp): one dict per option of a method's
+    group or of every method, with its library name (param, as the program's messages
+    spell it), the program's flag, the keyword dedup() takes (empty for the program's
+    own), the group of Config that decides which methods read it (empty: every method),
+    its kind (count, real, flag, choice, text, list), its default (None: decided by the
+    run) and its help."""
+    return list(_core.option_rows())
+
+
+def _method_options_text() -> str:
+    """The methods' keywords by group ("lsh: bands, rows; verify: verify; ..."), from the
+    option table, for dedup()'s docstring."""
+    groups: Dict[str, List[str]] = {}
+    for row in _core.option_rows():
+        if row["group"] and row["keyword"]:
+            groups.setdefault(row["group"], []).append(row["keyword"])
+    return "; ".join(f"{group}: {', '.join(words)}" for group, words in groups.items())
+
+
+if dedup.__doc__:  # None under python -OO
+    dedup.__doc__ = dedup.__doc__.replace("{method_options}", _method_options_text())
 
 
 # gpudedup.compat without its own import (`import gpudedup; gpudedup.compat.MinHash`): it

@@ -7,47 +7,10 @@ from typing import Iterator
 
 from . import _core
 
-# Library parameter (as messages spell it, in backticks) -> keyword argument.
+# Library parameter (as messages spell it, in backticks) -> keyword argument: the option
+# table's rows (include/gpudedup/options.hpp, a registered method's included) and
+# dedup_files' inputs and outputs.
 KEYWORD_OF = {
-    "all_pairs": "all_pairs",
-    "backend": "backend",
-    "bloom.all_pairs_limit": "bloom_all_pairs_limit",
-    "bloom.bits": "bloom_bits",
-    "bloom.hashes": "bloom_hashes",
-    "bloom.lsh_bits": "bloom_lsh_bits",
-    "bloom.lsh_tables": "bloom_lsh_tables",
-    "bloom.sample_long": "bloom_long",
-    "bloom.measure": "bloom_measure",
-    "device": "device",
-    "lsh.bands": "bands",
-    "lsh.rows": "rows",
-    "method": "method",
-    "minhash.num_perm": "num_perm",
-    "sampling.kind": "sample",
-    "sampling.mod": "sample_mod",
-    "sampling.size": "sample_size",
-    "seed": "seed",
-    "shingle.kind": "shingle",
-    "shingle.ngram": "ngram",
-    "shingle.normalize": "normalize",
-    "shingle.remove_stop_words": "remove_stop_words",
-    "shingle.stop_word_anchored": "stop_word_anchored",
-    "shingle.stop_words": "stop_words",
-    "shingle.tokenizer": "tokenizer",
-    "simhash.blocks": "blocks",
-    "simhash.features": "features",
-    "simhash.hamming": "hamming",
-    "simhash.len_mu": "len_mu",
-    "simhash.len_sigma": "len_sigma",
-    "simhash.meta_field": "meta_field",
-    "simhash.meta_weight": "meta_weight",
-    "simhash.min_score": "min_score",
-    "simhash.split_factor": "split_factor",
-    "simhash.weights": "weights",
-    "similarity": "similarity",
-    "threads": "threads",
-    "threshold": "threshold",
-    "verify": "verify",
     # dedup_files: the job's inputs and outputs
     "input.paths": "paths",
     "input.format": "format",
@@ -58,6 +21,7 @@ KEYWORD_OF = {
     "outputs.clusters": "clusters",
     "outputs.stats": "stats",
 }
+KEYWORD_OF.update({row["param"]: row["keyword"] for row in _core.option_rows() if row["keyword"]})
 
 _QUOTED = re.compile(r"`([^`]*)`")
 

@@ -264,6 +264,7 @@ NB_MODULE(_core, m) {
     for (const auto& row : gpudedup::method_table()) names.push_back(row.name);
     return names;
   });
+  py::bind_options(m);
   py::bind_sketch(m);
   py::bind_index(m);
   py::bind_files(m);

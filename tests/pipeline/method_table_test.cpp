@@ -1,6 +1,7 @@
 // The method table is the seam for new methods: a toy method registered here, in the
 // tests only, runs through make_method() and the whole dedup job (run_dedup) without any
-// other change to the library.
+// other change to the library, and its one option, declared in its row, is a flag of
+// `gpudedup dedup` (help, parsing, refused for other methods) with no other change.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,7 +12,13 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
+#include "gpudedup/options.hpp"
 #include "gpudedup/pipeline.hpp"
+#include "host/cli/flag_names.cpp"  // CLI sources live in the program, not the library
+#include "host/cli/method_options.cpp"
+#include "host/cli/options.cpp"
+#include "host/cli/strict_options.cpp"
+#include "host/cli/table_options.cpp"
 
 namespace gpudedup {
 namespace {
@@ -73,12 +80,34 @@ class SameLength final : public DedupMethod {
   uint64_t meta_elements_ = 0;
 };
 
+/// Where the toy's option lands: a method registered at run time has no group of Config.
+uint64_t toy_min_length = 0;
+
+/// The toy's one option, declared once, in its row of the method table.
+OptionRow toy_option() {
+  OptionRow r;
+  r.param = "toy.min_length";
+  r.flag = "toy-min-length";
+  r.keyword = "toy_min_length";
+  r.group = "toy";
+  r.heading = "Same length (--method same-length)";
+  r.kind = OptionKind::count;
+  r.min = 0;
+  r.max = 1000;
+  r.type_max = 1000000;
+  r.help = "texts shorter than this many bytes are never duplicates, 0..1000";
+  r.set = [](Config&, const OptionValue& v) { toy_min_length = v.count; };
+  r.get = [](const Config&) { return std::string("0"); };
+  return r;
+}
+
 void register_toy() {
   static const bool once = [] {
     MethodEntry e;
     e.name = "same-length";
     e.description = "toy: equal text lengths are duplicates";
     e.reads = {"toy"};
+    e.options = {toy_option()};
     e.validate = [](const Config& c) {
       GD_EXPECTS(c.threshold == 1.0, "--threshold must be 1 for same-length");
     };
@@ -176,6 +205,70 @@ TEST(MethodTable, ToyMethodRunsTheWholeDedupJob) {
   ASSERT_EQ(s.description.size(), 1u);
   EXPECT_EQ(s.description[0], "same-length toy, 1 removed");
   std::filesystem::remove_all(dir);
+}
+
+/// `gpudedup dedup`'s method options, registered as the program registers them.
+cxxopts::Options dedup_options() {
+  cxxopts::Options o("gpudedup dedup");
+  cli::add_method_options(o, cli::MethodSection::method);
+  cli::add_method_options(o, cli::MethodSection::own);
+  return o;
+}
+
+/// `args` parsed as the program parses them and read into a Config for `method`: "" when
+/// taken, else the program's message.
+std::string dedup_run(const std::string& method, std::vector<std::string> args) {
+  args.insert(args.begin(), "gpudedup dedup");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  try {
+    cxxopts::Options o = dedup_options();
+    cxxopts::ParseResult r;
+    cli::parse_or_help(o, int(argv.size()), argv.data(), r);
+    cli::refuse_other_methods_options(r, find_method(method));
+    Config c;
+    cli::read_method_options(r, cli::MethodSection::own, c);
+    return "";
+  } catch (const usage_error& e) {
+    return cli::with_flags(e.what());
+  }
+}
+
+TEST(MethodTable, ToyOptionIsAFlagOfDedup) {
+  register_toy();
+  cxxopts::Options o = dedup_options();
+  const std::string help = cli::help_with_kinds(o.help(), cli::option_shapes(o));
+  EXPECT_NE(help.find("Same length (--method same-length) options:"), std::string::npos) << help;
+  EXPECT_NE(help.find("--toy-min-length INT"), std::string::npos) << help;
+  std::string flat;  // cxxopts wraps the help: words with single spaces
+  for (std::istringstream words(help); words >> std::ws && !words.eof();) {
+    std::string w;
+    words >> w;
+    flat += w + " ";
+  }
+  EXPECT_NE(flat.find("texts shorter than this many bytes are never duplicates, 0..1000 (default: 0)"),
+            std::string::npos) << help;
+  toy_min_length = 0;
+  EXPECT_EQ(dedup_run("same-length", {"--toy-min-length", "7"}), "");
+  EXPECT_EQ(toy_min_length, 7u);
+  EXPECT_EQ(dedup_run("same-length", {"--toy-min-length", "1001"}), "--toy-min-length must be in 0..1000, got 1001");
+  EXPECT_EQ(dedup_run("same-length", {"--toy-min-length", "1.5"}),
+            "--toy-min-length takes a whole number in decimal digits, got '1.5'");
+  EXPECT_EQ(dedup_run("minhash", {"--toy-min-length", "7"}), "--toy-min-length applies to --method same-length only");
+  EXPECT_EQ(dedup_run("same-length", {"--hamming", "3"}), "--hamming applies to --method simhash only");
+  EXPECT_EQ(cli::with_flags("`toy.min_length` is what the program calls --toy-min-length"),
+            "--toy-min-length is what the program calls --toy-min-length");
+}
+
+TEST(MethodTable, ToyOptionIsRefusedOutsideTheToyByTheLibrary) {
+  register_toy();
+  EXPECT_NO_THROW(refuse_other_methods_options({"toy.min_length"}, "same-length"));
+  try {
+    refuse_other_methods_options({"threshold", "toy.min_length"}, "bloom");
+    ADD_FAILURE();
+  } catch (const usage_error& e) {
+    EXPECT_STREQ(e.what(), "`toy.min_length` applies to `method` same-length only");
+  }
 }
 
 }  // namespace

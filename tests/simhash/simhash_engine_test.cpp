@@ -6,6 +6,7 @@
 #include "gpudedup/simhash.hpp"
 #include "host/cli/flag_names.cpp"       // CLI sources live in the program, not the library
 #include "host/cli/simhash_options.cpp"
+#include "host/cli/table_options.cpp"
 #include "host/simhash/simhash_detail.hpp"
 
 using namespace gpudedup;

@@ -1,0 +1,22 @@
+#pragma once
+// The program's flags of the option table (gpudedup/options.hpp): registered, read and
+// refused by walking its rows, so an option is declared once, in its row.
+#include <cxxopts.hpp>
+#include <string>
+#include <vector>
+
+#include "gpudedup/options.hpp"
+
+namespace gpudedup::cli {
+
+/// Registers the flag of each row that has one, under the row's heading, with the
+/// default of a default Config when the row shows one.
+void add_option_rows(cxxopts::Options& options, const std::vector<OptionRow>& rows);
+/// Reads each given flag of `rows` into config, in row order (an option not given keeps
+/// the Config's value): a count checked against the row's range, or by the row's check.
+/// @throws usage_error naming the flag (or the param, which the program writes as its flag).
+void read_option_rows(const cxxopts::ParseResult& r, const std::vector<OptionRow>& rows, Config& config);
+/// The library names of the rows whose flags were given, in row order.
+std::vector<std::string> given_params(const cxxopts::ParseResult& r, const std::vector<OptionRow>& rows);
+
+}  // namespace gpudedup::cli

@@ -1,0 +1,128 @@
+// Every row of the option table (gpudedup/options.hpp) that has a flag is an option of
+// `gpudedup dedup`: listed by --help with its kind and the Config's default, and refused
+// for a method that does not read its group; every option --help lists in a method's
+// section is a row.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpudedup/method.hpp"
+#include "gpudedup/options.hpp"
+#include "support/files.hpp"
+#include "support/program.hpp"
+
+namespace gpudedup {
+namespace {
+
+bool reads(const MethodEntry& m, const std::string& group) {
+  return std::find(m.reads.begin(), m.reads.end(), group) != m.reads.end();
+}
+
+/// The help text of `dedup` by section heading: each section's lines.
+std::map<std::string, std::string> help_sections() {
+  const auto r = test_support::run_cli("dedup --help");
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::map<std::string, std::string> sections;
+  std::istringstream in(r.out);
+  static const std::regex section(R"(^ (\S.*) options:$)");  // " Memory options:"
+  std::string heading;
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_match(line, m, section)) heading = m[1];
+    sections[heading] += line + "\n";
+  }
+  return sections;
+}
+
+TEST(CliOptionTable, EveryRowWithAFlagIsListedWithItsKindAndDefault) {
+  const auto r = test_support::run_cli("dedup --help");
+  ASSERT_EQ(r.code, 0) << r.err;
+  size_t rows = 0;
+  for (const OptionRow& row : option_table()) {
+    if (row.flag.empty()) continue;
+    ++rows;
+    const char* value = row.kind == OptionKind::count ? " INT" : row.kind == OptionKind::real ? " NUM"
+                        : row.kind == OptionKind::flag ? "" : " arg";
+    const std::regex listed("\n  +--" + row.flag + value + "(  |\n)");
+    EXPECT_TRUE(std::regex_search(r.out, listed)) << "--" << row.flag << " not listed as a " << value;
+    if (row.has_default) {
+      // The option's entry: up to the next option's line; cxxopts wraps it, so compare
+      // without line breaks and indentation.
+      std::smatch at;
+      ASSERT_TRUE(std::regex_search(r.out, at, listed)) << row.flag;
+      const std::string rest = at.suffix();
+      std::smatch next;
+      const std::string entry =
+          std::regex_search(rest, next, std::regex("\n  (-\\w,|   ) --")) ? next.prefix().str() : rest;
+      const std::string flat = std::regex_replace(entry, std::regex("\\s+"), " ");
+      EXPECT_NE(flat.find("(default: " + row.get(Config{}) + ")"), std::string::npos) << "--" << row.flag << ": " << flat;
+    }
+  }
+  EXPECT_GE(rows, 25u) << "the table has the methods' options";
+}
+
+TEST(CliOptionTable, EveryMethodSectionOptionIsARow) {
+  std::set<std::string> flags;
+  std::set<std::string> headings;
+  for (const OptionRow& row : option_table()) {
+    if (!row.flag.empty()) flags.insert(row.flag);
+    if (!row.group.empty() && row.heading != "Method") headings.insert(row.heading);
+  }
+  ASSERT_FALSE(headings.empty());
+  const std::regex option("\n  +--([a-z0-9-]+)");
+  const auto sections = help_sections();
+  for (const std::string& heading : headings) {
+    bool found = false;
+    for (const auto& [name, text] : sections) {
+      if (name != heading) continue;
+      found = true;
+      const std::string body = "\n" + text;
+      for (std::sregex_iterator it(body.begin(), body.end(), option), end; it != end; ++it) {
+        EXPECT_TRUE(flags.count((*it)[1])) << "--" << (*it)[1] << " of section " << heading << " is no row";
+      }
+    }
+    EXPECT_TRUE(found) << "no help section " << heading;
+  }
+}
+
+TEST(CliOptionTable, EveryGroupIsRefusedForAMethodThatDoesNotReadIt) {
+  test_support::TempDir dir;
+  const std::string in = dir.write("in.jsonl", "{\"text\": \"a b c\"}\n");
+  std::map<std::string, std::vector<OptionRow>> groups;
+  for (OptionRow& row : option_table()) {
+    if (!row.group.empty() && !row.flag.empty()) groups[row.group].push_back(row);
+  }
+  ASSERT_GE(groups.size(), 7u);
+  const std::vector<MethodEntry> methods = method_table();
+  for (const auto& [group, rows] : groups) {
+    std::vector<std::string> readers;
+    const MethodEntry* other = nullptr;
+    for (const MethodEntry& m : methods) {
+      if (reads(m, group)) readers.push_back(m.name);
+      else if (!other) other = &m;
+    }
+    if (!other) continue;  // every method reads it
+    // Every option of the group, each with a value its check takes (the group's first is named).
+    std::string args;
+    for (const OptionRow& row : rows) {
+      if (row.kind == OptionKind::flag) { args += " --" + row.flag; continue; }
+      const std::string value = row.has_default ? row.get(Config{})
+                                : row.kind == OptionKind::count ? std::to_string(row.min) : "x";
+      args += " --" + row.flag + " " + value;
+    }
+    const auto r = test_support::run_cli("dedup " + in + " -o " + dir.path("k") + " --method " + other->name + args);
+    const std::string why = readers.size() == 1 ? " applies to --method " + readers[0] + " only"
+                                                 : " does not apply to --method " + other->name;
+    EXPECT_EQ(r.code, 2) << group << ": " << r.err;
+    EXPECT_EQ(r.err, "gpudedup dedup: --" + rows.front().flag + why + "\n") << args;
+  }
+}
+
+}  // namespace
+}  // namespace gpudedup
