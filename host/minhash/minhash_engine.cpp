@@ -460,7 +460,7 @@ std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
     std::string plan;
     for (const auto& d : s.containment->plan())
       plan += detail::format("%s%u: %u x %u", plan.empty() ? "" : ", ", d.distance, d.bands, d.rows);
-    lines.push_back(detail::format("containment by size classes (x%.0f, size ratios down to 1:%.0f), bands x rows by "
+    lines.push_back(detail::format("containment by size classes (x%.3g, size ratios down to 1:%.0f), bands x rows by "
                                    "class distance %s; %zu band passes",
                                    detail::size_class_factor, 1 / detail::containment_ratio_bound, plan.c_str(),
                                    s.containment->passes()));
