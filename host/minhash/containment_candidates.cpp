@@ -28,7 +28,8 @@ bool agree_on_a_band(const uint32_t* x, const uint32_t* y, size_t rows, size_t b
 
 }  // namespace
 
-ContainmentCandidates::ContainmentCandidates(std::vector<ClassBands> plan) : plan_(std::move(plan)) {
+ContainmentCandidates::ContainmentCandidates(std::vector<ClassBands> plan, Similarity similarity, double threshold)
+    : plan_(std::move(plan)), similarity_(similarity), threshold_(threshold) {
   std::vector<uint32_t> rows;
   for (const auto& c : plan_) rows.push_back(c.rows);
   std::sort(rows.begin(), rows.end());
@@ -60,9 +61,18 @@ void ContainmentCandidates::walk(size_t pass, const RowSource& row, const uint32
   // A pair of classes d apart meets only the passes of d's rows, and every band before
   // this one served d too: a pair whose rows agree in an earlier band was a candidate
   // there, so each pair is a candidate once (verified once, counted once).
+  // The measured set (A for containment-a, B for containment-b) holds at most the other's
+  // size in common; the factor below 1 keeps a pair exactly at the threshold.
+  const double most = threshold_ * (1 - 1e-12);
+  auto sizes_rule_out = [&](uint32_t a, uint32_t b) {
+    if (similarity_ == Similarity::containment_a) return double(sizes[b]) < most * double(sizes[a]);
+    if (similarity_ == Similarity::containment_b) return double(sizes[a]) < most * double(sizes[b]);
+    return false;
+  };
   auto emit = [&](uint32_t x, uint32_t y) {
-    if (agree_on_a_band(row(x, 0), row(y, 1), p.rows, p.band)) return;
-    x < y ? pair(x, y) : pair(y, x);
+    const uint32_t a = std::min(x, y), b = std::max(x, y);
+    if (sizes_rule_out(a, b) || agree_on_a_band(row(x, 0), row(y, 1), p.rows, p.band)) return;
+    pair(a, b);
   };
   for (size_t lo = 0; lo < entries_.size();) {
     size_t hi = lo + 1;

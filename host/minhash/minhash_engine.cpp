@@ -302,7 +302,8 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
                                                config.lsh.false_positive_weight,
                                                config.lsh.false_negative_weight);
   if (config.similarity != Similarity::jaccard && !config.lsh.bands)
-    s.containment.emplace(detail::containment_band_plan(config.threshold, config.minhash.num_perm));
+    s.containment.emplace(detail::containment_band_plan(config.threshold, config.minhash.num_perm), config.similarity,
+                          config.threshold);
   s.signatures.num_perm = config.minhash.num_perm;
   s.keep_sets = config.verify == VerifyMode::exact;
   s.memory_limit = detail::resolved_memory_limit(config);
