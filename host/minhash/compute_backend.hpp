@@ -13,7 +13,9 @@ namespace gpudedup::detail {
 SketchSpec make_sketch_spec(const Config& config);
 
 /// The similarity (Config::similarity) of two sorted shingle-hash sets as --verify exact
-/// computes it: Broder's estimators for bottom-s samples, the sets' own otherwise.
+/// computes it: Broder's estimators for bottom-s samples, the sets' own otherwise. Exact
+/// when it reaches spec.config.threshold; below it, some value below the threshold (the
+/// intersection stops once it can no longer reach it: galloping_intersection.hpp).
 double exact_set_similarity(const SketchSpec& spec, const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb);
 /// pair_similarity() by signature estimate, from two signature rows and set sizes
 /// wherever they are held (the spilled corpus reads them from its file).

@@ -11,8 +11,10 @@ namespace gpudedup::detail {
 double jaccard_at_containment(double t, double ratio) { return t * ratio / (1 + ratio - t * ratio); }
 
 uint32_t size_class(uint32_t size) {
+  // floor(log_sqrt2(size)) = floor(log2(size^2)), in integers: no rounding at the powers.
+  const uint64_t square = uint64_t(size) * size;
   uint32_t c = 0;
-  while (size >>= 1) ++c;
+  while (c < 63 && (square >> (c + 1)) != 0) ++c;
   return c;
 }
 

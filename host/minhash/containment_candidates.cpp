@@ -7,8 +7,29 @@
 #include "gpudedup/detail/minhash.hpp"
 
 namespace gpudedup::detail {
+namespace {
 
-ContainmentCandidates::ContainmentCandidates(std::vector<ClassBands> plan) : plan_(std::move(plan)) {
+/// Whether rows x and y agree on one of the first `bands` bands of `rows` values. A plain
+/// loop: std::equal of a band became a memcmp call per band, 14% of a containment run.
+bool agree_on_a_band(const uint32_t* x, const uint32_t* y, size_t rows, size_t bands) {
+  if (rows == 1) {
+    for (size_t i = 0; i < bands; ++i) {
+      if (x[i] == y[i]) return true;
+    }
+    return false;
+  }
+  for (size_t lo = 0; lo < bands * rows; lo += rows) {
+    size_t i = 0;
+    while (i < rows && x[lo + i] == y[lo + i]) ++i;
+    if (i == rows) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ContainmentCandidates::ContainmentCandidates(std::vector<ClassBands> plan, Similarity similarity, double threshold)
+    : plan_(std::move(plan)), similarity_(similarity), threshold_(threshold) {
   std::vector<uint32_t> rows;
   for (const auto& c : plan_) rows.push_back(c.rows);
   std::sort(rows.begin(), rows.end());
@@ -40,14 +61,18 @@ void ContainmentCandidates::walk(size_t pass, const RowSource& row, const uint32
   // A pair of classes d apart meets only the passes of d's rows, and every band before
   // this one served d too: a pair whose rows agree in an earlier band was a candidate
   // there, so each pair is a candidate once (verified once, counted once).
-  const size_t earlier = size_t(p.band) * p.rows;
+  // The measured set (A for containment-a, B for containment-b) holds at most the other's
+  // size in common; the factor below 1 keeps a pair exactly at the threshold.
+  const double most = threshold_ * (1 - 1e-12);
+  auto sizes_rule_out = [&](uint32_t a, uint32_t b) {
+    if (similarity_ == Similarity::containment_a) return double(sizes[b]) < most * double(sizes[a]);
+    if (similarity_ == Similarity::containment_b) return double(sizes[a]) < most * double(sizes[b]);
+    return false;
+  };
   auto emit = [&](uint32_t x, uint32_t y) {
-    const uint32_t* rx = row(x, 0);
-    const uint32_t* ry = row(y, 1);
-    for (size_t lo = 0; lo < earlier; lo += p.rows) {
-      if (std::equal(rx + lo, rx + lo + p.rows, ry + lo)) return;
-    }
-    x < y ? pair(x, y) : pair(y, x);
+    const uint32_t a = std::min(x, y), b = std::max(x, y);
+    if (sizes_rule_out(a, b) || agree_on_a_band(row(x, 0), row(y, 1), p.rows, p.band)) return;
+    pair(a, b);
   };
   for (size_t lo = 0; lo < entries_.size();) {
     size_t hi = lo + 1;

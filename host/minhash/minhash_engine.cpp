@@ -303,7 +303,8 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
                                                config.lsh.false_positive_weight,
                                                config.lsh.false_negative_weight);
   if (config.similarity != Similarity::jaccard && !config.lsh.bands)
-    s.containment.emplace(detail::containment_band_plan(config.threshold, config.minhash.num_perm));
+    s.containment.emplace(detail::containment_band_plan(config.threshold, config.minhash.num_perm), config.similarity,
+                          config.threshold);
   s.signatures.num_perm = config.minhash.num_perm;
   s.keep_sets = config.verify == VerifyMode::exact;
   s.memory_limit = detail::resolved_memory_limit(config);
@@ -465,7 +466,7 @@ std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
     std::string plan;
     for (const auto& d : s.containment->plan())
       plan += detail::format("%s%u: %u x %u", plan.empty() ? "" : ", ", d.distance, d.bands, d.rows);
-    lines.push_back(detail::format("containment by size classes (x%.0f, size ratios down to 1:%.0f), bands x rows by "
+    lines.push_back(detail::format("containment by size classes (x%.3g, size ratios down to 1:%.0f), bands x rows by "
                                    "class distance %s; %zu band passes",
                                    detail::size_class_factor, 1 / detail::containment_ratio_bound, plan.c_str(),
                                    s.containment->passes()));

@@ -1,9 +1,28 @@
+#include <algorithm>
+
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/sampling.hpp"
 #include "gpudedup/detail/similarity.hpp"
 #include "host/minhash/compute_backend.hpp"
+#include "host/minhash/galloping_intersection.hpp"
 
 namespace gpudedup::detail {
+namespace {
+
+/// An intersection that a pair of these set sizes needs to reach threshold t, rounded
+/// down and less one (a smaller need only stops the count later, never wrongly).
+uint64_t intersection_need(Similarity s, double t, uint64_t na, uint64_t nb) {
+  double need = 0;
+  switch (s) {
+    case Similarity::jaccard: need = t * double(na + nb) / (1 + t); break;  // i / (na + nb - i) >= t
+    case Similarity::containment: need = t * double(std::min(na, nb)); break;
+    case Similarity::containment_a: need = t * double(na); break;
+    case Similarity::containment_b: need = t * double(nb); break;
+  }
+  return need >= 2 ? uint64_t(need) - 1 : 0;
+}
+
+}  // namespace
 
 SketchSpec make_sketch_spec(const Config& config) {
   SketchSpec spec;
@@ -25,8 +44,10 @@ double exact_set_similarity(const SketchSpec& spec, const uint64_t* a, uint64_t 
     return containment ? bottom_s_containment(a, na, b, nb, s) : bottom_s_resemblance(a, na, b, nb, s);
   }
   // Full sets, or MOD_m samples: for those the similarity of the samples is Broder's
-  // estimator (a uniform sample of A u B, of A n B, of A).
-  return similarity_from_intersection(spec.config.similarity, intersection_size(a, na, b, nb), na, nb);
+  // estimator (a uniform sample of A u B, of A n B, of A). The count stops once it cannot
+  // reach the threshold: a failing pair reads below it, not at its exact value.
+  const uint64_t need = intersection_need(spec.config.similarity, spec.config.threshold, na, nb);
+  return similarity_from_intersection(spec.config.similarity, intersection_up_to_need(a, na, b, nb, need), na, nb);
 }
 
 double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_t a, uint32_t b) {

@@ -25,6 +25,15 @@ class PairVerifier {
   double similarity(uint32_t a, uint32_t b) const;
   bool passes(double similarity) const { return similarity >= threshold_; }
 
+  /// Estimate: the signature rows (num_perm() values per document), for the band
+  /// candidates of crowded fingerprints (band_candidates.hpp); null otherwise.
+  const uint32_t* signature_rows() const { return minhash_ ? signatures_.data() : nullptr; }
+  uint32_t num_perm() const { return num_perm_; }
+  /// Estimate: the bands `--method minhash` takes at this threshold.
+  const LshParams& bands() const { return minhash_->lsh_params(); }
+  /// Whether document d has shingles (a document without has none to compare).
+  bool has_shingles(uint32_t d) const { return set_sizes_[d] > 0; }
+
  private:
   VerifyMode mode_;
   double threshold_;

@@ -1,6 +1,7 @@
 // The SimHash engine: df pass, fingerprints per batch, then one exact Hamming search and
 // a union-find over the pairs that pass the score.
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "gpudedup/detail/minhash.hpp"
@@ -10,6 +11,8 @@
 #include "host/core/stage_clock.hpp"
 #include "host/device/resolve_backend.hpp"
 #include "host/core/json_text.hpp"
+#include "host/simhash/band_candidates.hpp"
+#include "host/simhash/candidate_route.hpp"
 #include "host/simhash/pair_batch.hpp"
 #include "host/simhash/pair_verify.hpp"
 #include "host/simhash/simhash_detail.hpp"
@@ -43,6 +46,7 @@ struct SimHashEngine::Impl {
   std::unique_ptr<detail::PairVerifier> verifier;  // SimHashConfig::verify
   uint64_t passed_verification = 0;                 // of the last finish()
   bool hamming_from_threshold = false;              // k chosen by simhash_hamming_for_threshold()
+  detail::CandidateRoute route;                     // of the last finish()
 
   void freeze() {
     if (frozen) return;
@@ -84,18 +88,59 @@ struct SimHashEngine::Impl {
     return all;
   }
 
+  /// The forest of the pairs that pass the verification (or of every pair offered).
+  detail::SpanningForest make_forest(const DedupResult& r) const {
+    return detail::SpanningForest(uint32_t(r.documents), [this](const HammingPair& p) -> std::optional<double> {
+      if (!verifier) return 1.0 - double(p.distance) / 64.0;
+      const double similarity = verifier->similarity(p.a, p.b);
+      if (!verifier->passes(similarity)) return std::nullopt;
+      return similarity;
+    });
+  }
+
+  /// The band route (candidate_route.hpp): every pair of the documents `ids` that shares
+  /// a MinHash band of the verification signatures and lies within k, to `take` with its
+  /// distance (each pair once with every_pair, else perhaps once per shared band). Counts
+  /// them in r.candidate_pairs.
+  void band_pairs(const std::vector<uint32_t>& ids, bool every_pair, DedupResult& r,
+                  const std::function<void(uint32_t, uint32_t, uint32_t)>& take) const {
+    std::vector<uint32_t> banded;  // a document without shingles has only empty values
+    for (uint32_t d : ids) {
+      if (verifier->has_shingles(d)) banded.push_back(d);
+    }
+    detail::walk_band_candidates(verifier->signature_rows(), verifier->num_perm(), banded, verifier->bands(),
+                                 every_pair, [&](uint32_t a, uint32_t b) {
+                                   const uint32_t distance = uint32_t(__builtin_popcountll(fps[a] ^ fps[b]));
+                                   if (distance > sh.hamming) return;
+                                   ++r.candidate_pairs;
+                                   take(a, b, distance);
+                                 });
+  }
+
+  /// band_pairs() into the spanning forest of those that pass the score and the
+  /// verification. A pair offered again (from a second band) changes nothing: checked
+  /// again if it failed, skipped as joined if it passed (spanning_forest.hpp).
+  detail::SpanningForest band_forest(const std::vector<uint32_t>& ids, DedupResult& r) const {
+    detail::SpanningForest forest = make_forest(r);
+    const detail::SimHashPairBatch batch = detail::simhash_pair_batch(r.documents);
+    std::vector<HammingPair> candidates;
+    band_pairs(ids, false, r, [&](uint32_t a, uint32_t b, uint32_t distance) {
+      if (score(a, b, distance) < sh.min_score) return;
+      ++r.verified_pairs;
+      candidates.push_back({a, b, distance});
+      if (candidates.size() >= batch.forest) forest.add(candidates);
+    });
+    forest.add(candidates);
+    return forest;
+  }
+
   /// The spanning forest of the document pairs within k that pass the score and the
   /// verification, fed a chunk of candidates at a time as the search finds them. Counts
   /// r.candidate_pairs (document pairs within k) and r.verified_pairs (those passing the
   /// score). `ids` maps the search's positions to document numbers.
   detail::SpanningForest search_forest(const detail::DistinctFingerprints& distinct, const std::vector<uint32_t>& ids,
                                        DedupResult& r) const {
-    detail::SpanningForest forest(uint32_t(r.documents), [this](const HammingPair& p) -> std::optional<double> {
-      if (!verifier) return 1.0 - double(p.distance) / 64.0;
-      const double similarity = verifier->similarity(p.a, p.b);
-      if (!verifier->passes(similarity)) return std::nullopt;
-      return similarity;
-    });
+    detail::SpanningForest forest = make_forest(r);
     const detail::SimHashPairBatch batch = detail::simhash_pair_batch(r.documents);
     std::vector<HammingPair> candidates;
     auto offer = [&](uint32_t a, uint32_t b, uint32_t distance) {
@@ -264,7 +309,11 @@ DedupResult SimHashEngine::finish() {
     values.push_back(s.fps[d]);
   }
   const auto t0 = stage_clock::now();
-  const detail::DistinctFingerprints distinct = detail::collapse_fingerprints(values);
+  const bool signatures = s.verifier && s.verifier->signature_rows();
+  s.route = detail::choose_candidate_route(values, s.sh.hamming, signatures,
+                                           signatures ? s.verifier->bands().bands : 0);
+  const detail::DistinctFingerprints distinct =
+      s.route.bands ? detail::DistinctFingerprints{} : detail::collapse_fingerprints(values);
   detail::UnionFind uf(r.documents);
   SimHashPairInfo& info = s.pair_info;
   info = {};
@@ -276,12 +325,21 @@ DedupResult SimHashEngine::finish() {
   };
   if (s.config.all_pairs) {
     // Every passing pair is listed: they are all held, sorted, and checked.
-    std::vector<HammingPair> pairs = detail::expand_pairs(distinct, s.search(distinct.values));
-    r.candidate_pairs = pairs.size();
+    std::vector<HammingPair> pairs;
+    if (s.route.bands) {
+      s.band_pairs(ids, true, r, [&](uint32_t a, uint32_t b, uint32_t d) { pairs.push_back({a, b, d}); });
+      std::sort(pairs.begin(), pairs.end(),
+                [](const HammingPair& x, const HammingPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+    } else {
+      pairs = detail::expand_pairs(distinct, s.search(distinct.values));
+      r.candidate_pairs = pairs.size();
+      for (auto& p : pairs) {
+        p.a = ids[p.a];  // ids ascend, so a < b and the order survive
+        p.b = ids[p.b];
+      }
+    }
     uint64_t verified = 0;
     for (auto& p : pairs) {
-      p.a = ids[p.a];  // ids ascend, so a < b and the order survive
-      p.b = ids[p.b];
       if (s.score(p.a, p.b, p.distance) < s.sh.min_score) continue;
       ++r.verified_pairs;
       double similarity = 1.0 - double(p.distance) / 64.0;
@@ -298,7 +356,7 @@ DedupResult SimHashEngine::finish() {
     // One pair per document the clustering removes: the spanning forest of the passing
     // pairs, gathered a chunk of candidates at a time (spanning_forest.hpp), so memory
     // stays bounded however many pairs lie within k.
-    const detail::SpanningForest forest = s.search_forest(distinct, ids, r);
+    const detail::SpanningForest forest = s.route.bands ? s.band_forest(ids, r) : s.search_forest(distinct, ids, r);
     for (const detail::ForestPair& p : forest.pairs()) {
       uf.unite(p.a, p.b);
       keep(p.a, p.b, p.distance, p.similarity);
@@ -325,6 +383,8 @@ std::vector<StatsField> SimHashEngine::stats_fields(const DedupResult& r) const 
       {"features", detail::json_string(to_string(sh.features))},
       {"min_score", detail::format("%.6f", sh.min_score)},
       {"pairs_passing_score", std::to_string(r.verified_pairs)},
+      {"simhash_candidates", detail::json_string(impl_->route.bands ? "bands" : "hamming")},
+      {"simhash_pairs_within_k_estimate", detail::format("%.0f", impl_->route.estimated_pairs)},
   };
   if (sh.verify != VerifyMode::none) {
     f.push_back({"simhash_verify", detail::json_string(to_string(sh.verify))});
@@ -343,6 +403,13 @@ std::vector<std::string> SimHashEngine::describe(const DedupResult& r) const {
       detail::format("simhash, Hamming distance <= %u%s, %u blocks, weights %s, %llu pairs within k", sh.hamming,
                      impl_->hamming_from_threshold ? " (from the threshold)" : "", sh.resolved_blocks(),
                      to_string(sh.weights), (unsigned long long)r.candidate_pairs)};
+  const detail::CandidateRoute& route = impl_->route;
+  if (route.bands) {
+    const LshParams& lsh = impl_->verifier->bands();
+    lines.push_back(detail::format("candidates: the pairs within k that share one of %u MinHash bands of %u rows, not "
+                                   "the exact search (%s)",
+                                   lsh.bands, lsh.rows, route.reason.c_str()));
+  }
   if (sh.verify != VerifyMode::none) {
     lines.push_back(detail::format("verified by %s Jaccard of the shingle sets >= %.3f: %llu pairs passed",
                                    sh.verify == VerifyMode::exact ? "exact" : "estimated", impl_->config.threshold,

@@ -25,14 +25,21 @@ TEST(ContainmentBands, JaccardAtContainmentIsThatOfNestedSets) {
   EXPECT_DOUBLE_EQ(jaccard_at_containment(0.8, 1.0), 0.8 / 1.2);
 }
 
-TEST(ContainmentBands, SizeClassesAreBinaryOrders) {
+TEST(ContainmentBands, SizeClassesAreHalfBinaryOrders) {
   EXPECT_EQ(size_class(1), 0u);
-  EXPECT_EQ(size_class(2), 1u);
-  EXPECT_EQ(size_class(3), 1u);
-  EXPECT_EQ(size_class(1024), 10u);
-  EXPECT_EQ(size_class(UINT32_MAX), 31u);
-  for (uint32_t s = 1; s < 100000; s = s * 3 / 2 + 1)
-    EXPECT_TRUE(std::pow(size_class_factor, size_class(s)) <= s && s < std::pow(size_class_factor, size_class(s) + 1));
+  EXPECT_EQ(size_class(2), 2u);  // sqrt(2)^2
+  EXPECT_EQ(size_class(3), 3u);  // 2.83 <= 3 < 4
+  EXPECT_EQ(size_class(1024), 20u);
+  EXPECT_EQ(size_class(1448), 20u);  // 1448.2 is sqrt(2)^21
+  EXPECT_EQ(size_class(1449), 21u);
+  EXPECT_EQ(size_class(UINT32_MAX), 63u);
+  EXPECT_DOUBLE_EQ(size_class_factor * size_class_factor, 2.0);
+  for (uint32_t s = 1; s < 100000; s = s * 3 / 2 + 1) {
+    // f^c <= s < f^(c+1) with f = sqrt(2): 2^c <= s^2 < 2^(c+1), exactly in integers.
+    const uint64_t square = uint64_t(s) * s;
+    const uint32_t c = size_class(s);
+    EXPECT_TRUE(square >= (uint64_t(1) << c) && square < (uint64_t(1) << (c + 1))) << s;
+  }
 }
 
 TEST(ContainmentBands, ChoiceIsTheSteepestThatReachesTheTarget) {
