@@ -73,7 +73,14 @@ void minhash_update_hashes(Values values, uint64_t seed, Hashes hashes) {
 /// with a*h + b wrapping at 2^64 as datasketch's numpy uint64 arithmetic does.
 inline void datasketch_fold(uint32_t* sig, const uint64_t* a, const uint64_t* b, size_t p, uint64_t h) {
   constexpr uint64_t kMersenne61 = (uint64_t(1) << 61) - 1;
-  for (size_t i = 0; i < p; ++i) sig[i] = std::min(sig[i], uint32_t(((a[i] * h + b[i]) % kMersenne61) & 0xFFFFFFFFu));
+  for (size_t i = 0; i < p; ++i) {
+    // x mod (2^61 - 1) without a division: 2^61 is 1 modulo it, so x is congruent to its
+    // low 61 bits plus its top 3, a sum below 2 * (2^61 - 1) (the loop vectorizes).
+    const uint64_t x = a[i] * h + b[i];
+    uint64_t r = (x & kMersenne61) + (x >> 61);
+    r = r >= kMersenne61 ? r - kMersenne61 : r;
+    sig[i] = std::min(sig[i], uint32_t(r & 0xFFFFFFFFu));
+  }
 }
 
 /// The permutations' (a, b) as datasketch makes them (compat_minhash.py, from numpy's
@@ -86,13 +93,22 @@ void check_permutations(const Values& values, const Hashes& a, const Hashes& b) 
 }
 
 /// datasketch's default token hash, sha1_hash32: the first 4 bytes of the token's SHA-1,
-/// little-endian, by OpenSSL's libcrypto (one digest context reused for every token).
+/// little-endian, by OpenSSL's libcrypto (one digest context reused for every token; the
+/// digest fetched once, as OpenSSL 3 advises: an implicit fetch at each init costs more
+/// than hashing a shingle).
 class Sha1Hash32 {
  public:
-  Sha1Hash32() : ctx_(EVP_MD_CTX_new()), md_(EVP_sha1()) {
-    if (!ctx_ || !md_) throw std::runtime_error("OpenSSL's libcrypto has no SHA-1 digest here");
+  Sha1Hash32() : ctx_(EVP_MD_CTX_new()), md_(EVP_MD_fetch(nullptr, "SHA1", nullptr)) {
+    if (!ctx_ || !md_) {
+      EVP_MD_CTX_free(ctx_);
+      EVP_MD_free(md_);
+      throw std::runtime_error("OpenSSL's libcrypto has no SHA-1 digest here");
+    }
   }
-  ~Sha1Hash32() { EVP_MD_CTX_free(ctx_); }
+  ~Sha1Hash32() {
+    EVP_MD_CTX_free(ctx_);
+    EVP_MD_free(md_);
+  }
   Sha1Hash32(const Sha1Hash32&) = delete;
   Sha1Hash32& operator=(const Sha1Hash32&) = delete;
 
@@ -108,7 +124,7 @@ class Sha1Hash32 {
 
  private:
   EVP_MD_CTX* ctx_;
-  const EVP_MD* md_;
+  EVP_MD* md_;
 };
 
 /// Folds every token of `tokens` into `values` as datasketch's MinHash.update() does with
