@@ -149,6 +149,9 @@ class MinHash:
         self.seed = int(seed)
         self.hashfunc = hashfunc
         self.family = check_family(family)
+        if self.family == DATASKETCH and self.seed > 0xFFFFFFFF:
+            raise ValueError(f"seed must be in 0..4294967295 for datasketch's family (numpy's RandomState(seed) makes "
+                             f"its permutations, as in datasketch), got {self.seed}; family='gpudedup' takes any")
         if hashvalues is not None:
             self._hashvalues = family_values(hashvalues, self.family)
         else:

@@ -98,6 +98,9 @@ def test_families_are_never_compared():
         lsh.query(ours)
     with pytest.raises(ValueError, match="family must be 'datasketch'"):
         MinHash(family="xxh64")
+    with pytest.raises(ValueError, match=r"seed must be in 0\.\.4294967295 for datasketch's family"):
+        MinHash(seed=2**32)
+    assert MinHash(seed=2**32, family="gpudedup").seed == 2**32
 
 
 def test_pickles_of_the_engines_family_from_before_keep_it():
