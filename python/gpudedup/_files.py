@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pathlib
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
@@ -95,6 +96,23 @@ def dedup_files(paths: Union[PathLike, Sequence[PathLike]], *, output: Optional[
 _NO_PARQUET = ": gpudedup cannot read Parquet: "
 
 
+def _has_parquet_module() -> bool:
+    """True when the package was built with pyarrow (python/CMakeLists.txt installs the module beside it)."""
+    return any(pathlib.Path(__file__).parent.glob("libgpudedup_parquet*.so"))
+
+
+def _pyarrow_requirement() -> str:
+    """The pyarrow requirement of the installed package (pyproject.toml's pin), without its marker."""
+    import importlib.metadata
+
+    try:
+        found = [r.split(";")[0].strip() for r in importlib.metadata.requires("gpudedup") or ()
+                 if r.startswith("pyarrow")]
+    except importlib.metadata.PackageNotFoundError:
+        found = []
+    return found[0] if found else "pyarrow"
+
+
 @contextlib.contextmanager
 def _parquet_route() -> Iterator[None]:
     """The library's "no Parquet in this build" error, told the package's way: a package
@@ -105,12 +123,19 @@ def _parquet_route() -> Iterator[None]:
     except _core.UsageError as e:
         if _NO_PARQUET not in str(e):
             raise
-        path = str(e).split(_NO_PARQUET)[0]
+        path, why = str(e).split(_NO_PARQUET, 1)
+        if _has_parquet_module():
+            raise _core.UsageError(
+                f"{path}: gpudedup's Parquet module is installed but did not load ({why}): it links the "
+                f"libraries of the pyarrow major gpudedup depends on: pip install '{_pyarrow_requirement()}'"
+                ) from None
         raise _core.UsageError(
-            f"{path}: this gpudedup was installed without pyarrow at build time, so dedup_files() "
-            "reads no Parquet. To read it, reinstall from the gpudedup clone with the pyarrow you "
-            "will use: `pip install pyarrow scikit-build-core nanobind && pip install "
-            "--no-build-isolation .` (docs/python.md, \"Parquet in dedup_files()\"). Or read the "
+            f"{path}: this gpudedup was built without pyarrow (a --no-build-isolation install in an "
+            "environment without pyarrow, or a Python older than 3.11, which the pinned pyarrow does "
+            "not support), so dedup_files() reads no Parquet. To read it, reinstall on Python 3.11 or "
+            "newer with a plain `pip install .` in the gpudedup clone, without --no-build-isolation "
+            "(pyarrow is a build requirement and a dependency: docs/python.md, \"Parquet in "
+            "dedup_files()\"). Or read the "
             "text column with pyarrow.parquet.read_table(path, columns=[\"text\"]), give it to "
             "gpudedup.dedup() or a gpudedup.Engine and filter the table with the result's keep "
             "(examples/python/parquet_shards.py)") from None

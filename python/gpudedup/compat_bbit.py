@@ -7,7 +7,7 @@ from typing import Any, Tuple
 
 import numpy as np
 
-from .compat_minhash import MinHash, refuse_foreign
+from .compat_minhash import GPUDEDUP, MinHash, refuse_foreign
 
 _PARAMS = "<qBdi"  # seed, b, r, number of values: datasketch's pickled layout, then 64-bit blocks
 
@@ -18,7 +18,7 @@ class bBitMinHash:
     jaccard() corrects the share of equal values for the matches of b bits by chance;
     bytesize() is the size pickled (values packed b bits to a slot of 1, 2, 4, ... 32 bits)."""
 
-    __slots__ = ("seed", "b", "r", "hashvalues")
+    __slots__ = ("seed", "b", "r", "hashvalues", "family")
 
     def __init__(self, minhash: MinHash, b: int = 1, r: float = 0.0):
         refuse_foreign(minhash, "minhash")
@@ -28,20 +28,21 @@ class bBitMinHash:
         if not 0.0 <= r <= 1.0:
             raise ValueError(f"r must be a float in [0.0, 1.0], got {r}")
         self.hashvalues = np.bitwise_and(minhash.hashvalues, np.uint32((1 << b) - 1)).astype(np.uint32)
-        self.seed, self.b, self.r = minhash.seed, b, r
+        self.seed, self.b, self.r, self.family = minhash.seed, b, r, minhash.family
 
     def __eq__(self, other: Any) -> bool:
         return (type(self) is type(other) and self.seed == other.seed and self.b == other.b and self.r == other.r
-                and np.array_equal(self.hashvalues, other.hashvalues))
+                and self.family == other.family and np.array_equal(self.hashvalues, other.hashvalues))
 
     __hash__ = None  # type: ignore[assignment]
 
     def jaccard(self, other: "bBitMinHash") -> float:
         """Estimated Jaccard similarity, corrected for b-bit values equal by chance."""
-        if self.b != other.b or self.seed != other.seed or self.hashvalues.size != other.hashvalues.size:
-            raise ValueError(f"cannot compare b-bit MinHashes of different b, seed or num_perm "
-                             f"({self.b}, {self.seed}, {self.hashvalues.size} and {other.b}, {other.seed}, "
-                             f"{other.hashvalues.size})")
+        if (self.b != other.b or self.seed != other.seed or self.hashvalues.size != other.hashvalues.size
+                or self.family != other.family):
+            raise ValueError(f"cannot compare b-bit MinHashes of different b, seed, num_perm or hash family "
+                             f"({self.b}, {self.seed}, {self.hashvalues.size}, {self.family!r} and {other.b}, "
+                             f"{other.seed}, {other.hashvalues.size}, {other.family!r})")
         raw = float(np.count_nonzero(self.hashvalues == other.hashvalues)) / self.hashvalues.size
         a1, a2 = _chance(self.r, self.b), _chance(other.r, other.b)
         if self.r == 0.0 and other.r == 0.0:
@@ -55,16 +56,18 @@ class bBitMinHash:
         """The size of the pickled state in bytes."""
         return struct.calcsize(_PARAMS) + 8 * _layout(self.b, self.hashvalues.size)[2]
 
-    def __getstate__(self) -> bytes:
+    def __getstate__(self) -> tuple:
         slot, per_block, blocks = _layout(self.b, self.hashvalues.size)
         padded = np.zeros(blocks * per_block, dtype=np.uint64)
         padded[:self.hashvalues.size] = self.hashvalues
         shifts = (np.arange(per_block - 1, -1, -1, dtype=np.uint64) * np.uint64(slot))
         packed = np.bitwise_or.reduce(padded.reshape(blocks, per_block) << shifts, axis=1)
         head = struct.pack(_PARAMS, self.seed, self.b, self.r, self.hashvalues.size)
-        return head + packed.astype("<u8").tobytes()
+        return (head + packed.astype("<u8").tobytes(), self.family)
 
-    def __setstate__(self, buf: Any) -> None:
+    def __setstate__(self, state: Any) -> None:
+        # Bytes alone: pickled before datasketch's family was compat's default, so the engine's.
+        buf, self.family = state if isinstance(state, tuple) else (state, GPUDEDUP)
         self.seed, self.b, self.r, size = struct.unpack_from(_PARAMS, buf, 0)
         slot, per_block, blocks = _layout(self.b, size)
         packed = np.frombuffer(bytes(buf), dtype="<u8", count=blocks, offset=struct.calcsize(_PARAMS))

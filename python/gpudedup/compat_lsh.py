@@ -11,7 +11,7 @@ from . import _core
 from ._errors import library_errors
 from ._keywords import integer, number
 from .compat_lsh_views import HashTableView, KeysView, band_key_bytes
-from .compat_minhash import MinHash, check_num_perm, refuse_foreign
+from .compat_minhash import GPUDEDUP, MinHash, check_num_perm, refuse_foreign
 
 
 def _check_storage(storage_config: Any) -> None:
@@ -68,6 +68,7 @@ class MinHashLSH:
         self._more: Dict[Hashable, List[int]] = {}   # a key's later ones (check_duplication=False, merge)
         self._key_of: Dict[int, Hashable] = {}
         self._query_buffer: List[np.ndarray] = []
+        self._family: Optional[str] = None  # of the MinHashes inserted: one family per LSH
 
     @property
     def num_perm(self) -> int:
@@ -155,6 +156,8 @@ class MinHashLSH:
             both = self._doc_of.keys() & other._doc_of.keys()
             if both:
                 raise ValueError(f"check_overlap: {len(both)} keys are in both, e.g. {next(iter(both))!r}")
+        if other._family is not None:
+            self._take_family(other._family)
         docs, rows = other._buckets.live()
         keys = [other._key_of[int(d)] for d in docs]
         self._add_rows(keys, rows)
@@ -197,7 +200,8 @@ class MinHashLSH:
     def __getstate__(self) -> Dict[str, Any]:
         docs, rows = self._buckets.live()
         return {"threshold": self.threshold, "h": self.h, "b": self.b, "r": self.r, "prepickle": self.prepickle,
-                "keys": [self._key_of[int(d)] for d in docs], "rows": rows, "query_buffer": self._query_buffer}
+                "keys": [self._key_of[int(d)] for d in docs], "rows": rows, "query_buffer": self._query_buffer,
+                "family": self._family}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self.threshold, self.h, self.b, self.r = state["threshold"], state["h"], state["b"], state["r"]
@@ -207,6 +211,8 @@ class MinHashLSH:
         self._clear()
         self._add_rows(state["keys"], state["rows"])
         self._query_buffer = list(state["query_buffer"])
+        # No "family": pickled before datasketch's family was compat's default, so the engine's.
+        self._family = state.get("family", GPUDEDUP) if self._doc_of else state.get("family")
 
     def _add_rows(self, keys: List[Hashable], rows: np.ndarray) -> None:
         """Adds one document per row of band keys, under keys[i], in order."""
@@ -232,7 +238,17 @@ class MinHashLSH:
         refuse_foreign(minhash, "minhash")
         if minhash.num_perm != self.h:
             raise ValueError(f"the MinHash has num_perm {minhash.num_perm}, this LSH takes {self.h}")
+        self._take_family(minhash.family)
         return minhash.hashvalues
+
+    def _take_family(self, family: str) -> None:
+        """Keeps one hash family per LSH: band keys of another family would match nothing, silently."""
+        if self._family is None:
+            self._family = family
+        elif family != self._family:
+            raise ValueError(f"this LSH holds MinHashes of the hash family {self._family!r}, this one is of "
+                             f"{family!r}: datasketch's (MinHash()'s default) and the engine's (minhashes()) give "
+                             "unrelated values; make them the same way")
 
 
 class MinHashLSHInsertionSession:

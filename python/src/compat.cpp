@@ -1,10 +1,14 @@
-// The engine's MinHash family and band keys for gpudedup.compat (datasketch's shape):
-// signatures updated token by token, and LSH buckets of those signatures in memory.
+// The MinHash families of gpudedup.compat (datasketch's, its default, and the engine's)
+// and band keys: signatures updated token by token, and LSH buckets of those signatures.
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string_view>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include <openssl/evp.h>
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -63,6 +67,81 @@ void minhash_update_hashes(Values values, uint64_t seed, Hashes hashes) {
   std::vector<uint64_t> a(p), b(p);
   detail::make_permutations(seed, p, a.data(), b.data());
   for (size_t j = 0; j < hashes.shape(0); ++j) detail::minhash_update(values.data(), a.data(), b.data(), p, hashes(j));
+}
+
+/// datasketch's permuted value of a token hash h: (a*h + b) mod (2^61 - 1), low 32 bits,
+/// with a*h + b wrapping at 2^64 as datasketch's numpy uint64 arithmetic does.
+inline void datasketch_fold(uint32_t* sig, const uint64_t* a, const uint64_t* b, size_t p, uint64_t h) {
+  constexpr uint64_t kMersenne61 = (uint64_t(1) << 61) - 1;
+  for (size_t i = 0; i < p; ++i) {
+    // x mod (2^61 - 1) without a division: 2^61 is 1 modulo it, so x is congruent to its
+    // low 61 bits plus its top 3, a sum below 2 * (2^61 - 1) (the loop vectorizes).
+    const uint64_t x = a[i] * h + b[i];
+    uint64_t r = (x & kMersenne61) + (x >> 61);
+    r = r >= kMersenne61 ? r - kMersenne61 : r;
+    sig[i] = std::min(sig[i], uint32_t(r & 0xFFFFFFFFu));
+  }
+}
+
+/// The permutations' (a, b) as datasketch makes them (compat_minhash.py, from numpy's
+/// RandomState), one per value. @throws usage_error on a length that is not the values'.
+void check_permutations(const Values& values, const Hashes& a, const Hashes& b) {
+  if (a.shape(0) != values.shape(0) || b.shape(0) != values.shape(0)) {
+    throw usage_error("permutations: " + std::to_string(a.shape(0)) + " and " + std::to_string(b.shape(0)) +
+                      " parameters for " + std::to_string(values.shape(0)) + " values");
+  }
+}
+
+/// datasketch's default token hash, sha1_hash32: the first 4 bytes of the token's SHA-1,
+/// little-endian, by OpenSSL's libcrypto (one digest context reused for every token; the
+/// digest fetched once, as OpenSSL 3 advises: an implicit fetch at each init costs more
+/// than hashing a shingle).
+class Sha1Hash32 {
+ public:
+  Sha1Hash32() : ctx_(EVP_MD_CTX_new()), md_(EVP_MD_fetch(nullptr, "SHA1", nullptr)) {
+    if (!ctx_ || !md_) {
+      EVP_MD_CTX_free(ctx_);
+      EVP_MD_free(md_);
+      throw std::runtime_error("OpenSSL's libcrypto has no SHA-1 digest here");
+    }
+  }
+  ~Sha1Hash32() {
+    EVP_MD_CTX_free(ctx_);
+    EVP_MD_free(md_);
+  }
+  Sha1Hash32(const Sha1Hash32&) = delete;
+  Sha1Hash32& operator=(const Sha1Hash32&) = delete;
+
+  uint32_t operator()(std::string_view bytes) {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    if (EVP_DigestInit_ex(ctx_, md_, nullptr) != 1 || EVP_DigestUpdate(ctx_, bytes.data(), bytes.size()) != 1 ||
+        EVP_DigestFinal_ex(ctx_, digest, &size) != 1 || size < 4) {
+      throw std::runtime_error("OpenSSL's SHA-1 failed");
+    }
+    return uint32_t(digest[0]) | uint32_t(digest[1]) << 8 | uint32_t(digest[2]) << 16 | uint32_t(digest[3]) << 24;
+  }
+
+ private:
+  EVP_MD_CTX* ctx_;
+  EVP_MD* md_;
+};
+
+/// Folds every token of `tokens` into `values` as datasketch's MinHash.update() does with
+/// its default hashfunc: sha1_hash32 of the token's bytes, permuted by (a, b).
+void datasketch_update(Values values, Hashes a, Hashes b, nb::handle tokens) {
+  check_permutations(values, a, b);
+  Sha1Hash32 sha1;
+  size_t j = 0;
+  for (nb::handle token : tokens) {
+    datasketch_fold(values.data(), a.data(), b.data(), values.shape(0), sha1(token_bytes(token, j++)));
+  }
+}
+
+/// Folds token hashes given by the caller (a hashfunc's results) as datasketch does.
+void datasketch_update_hashes(Values values, Hashes a, Hashes b, Hashes hashes) {
+  check_permutations(values, a, b);
+  for (size_t j = 0; j < hashes.shape(0); ++j) datasketch_fold(values.data(), a.data(), b.data(), values.shape(0), hashes(j));
 }
 
 /// The permutation parameters (a, b) of `num_perm` values and `seed`, as a (2, num_perm) array.
@@ -212,6 +291,9 @@ class LshBuckets {
 void bind_compat(nb::module_& m) {
   m.def("minhash_update", &minhash_update, nb::arg("values"), nb::arg("seed"), nb::arg("tokens"));
   m.def("minhash_update_hashes", &minhash_update_hashes, nb::arg("values"), nb::arg("seed"), nb::arg("hashes"));
+  m.def("datasketch_update", &datasketch_update, nb::arg("values"), nb::arg("a"), nb::arg("b"), nb::arg("tokens"));
+  m.def("datasketch_update_hashes", &datasketch_update_hashes, nb::arg("values"), nb::arg("a"), nb::arg("b"),
+        nb::arg("hashes"));
   m.def("minhash_permutations", &minhash_permutations, nb::arg("seed"), nb::arg("num_perm"));
   m.def("choose_lsh_params", [](double threshold, uint32_t num_perm, double fp_weight, double fn_weight) {
     if (!(threshold > 0 && threshold <= 1)) throw usage_error("`threshold` must be in (0, 1], got " + std::to_string(threshold));

@@ -17,10 +17,10 @@ def char_shingles(text, k=5):
 def test_minhash_of_shingles_equals_the_engines_signature(corpus):
     sigs = gpudedup.sketch(corpus, num_perm=64, seed=7, backend="cpu")
     for text, sig in zip(corpus, sigs):
-        m = MinHash(num_perm=64, seed=7)
+        m = MinHash(num_perm=64, seed=7, family="gpudedup")
         m.update_batch(s.encode() for s in char_shingles(text))
         np.testing.assert_array_equal(m.hashvalues, sig)
-        one = MinHash(num_perm=64, seed=7)
+        one = MinHash(num_perm=64, seed=7, family="gpudedup")
         for s in char_shingles(text):
             one.update(s)
         assert one == m

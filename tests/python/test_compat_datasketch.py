@@ -1,8 +1,10 @@
 """gpudedup.compat's datasketch features beyond its own test suite (test_datasketch_suite.py):
 hashfunc's exact semantics, pickling that round-trips the whole state, the LSH's keys and
 hashtables views, merge, the query buffer, count(), union(), refused storage backends."""
+import hashlib
 import multiprocessing
 import pickle
+import struct
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -12,12 +14,11 @@ from gpudedup.compat import LeanMinHash, MinHash, MinHashLSH, bBitMinHash, minha
 
 
 def permuted(m, token_hash):
-    """The engine's permutation of one 64-bit token hash, from m.permutations: the hash
-    folded to 32 bits, then (a * key + b) mod 2^64, its high 32 bits."""
+    """datasketch's permutation of one token hash, from m.permutations, in numpy's uint64
+    arithmetic as datasketch computes it: (a * h + b) wrapping at 2^64, mod 2^61 - 1, low 32 bits."""
     a, b = m.permutations
-    key = np.uint64((token_hash ^ (token_hash >> 32)) & 0xFFFFFFFF)
     with np.errstate(over="ignore"):
-        return ((a * key + b) >> np.uint64(32)).astype(np.uint32)
+        return (((a * np.uint64(token_hash) + b) % np.uint64((1 << 61) - 1)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
 
 
 def test_hashfunc_result_is_the_tokens_hash():
@@ -42,14 +43,75 @@ def test_hashfunc_results_that_are_not_hashes_are_refused():
         assert m.is_empty(), "a refused batch leaves the values"
 
 
-def test_without_hashfunc_tokens_are_hashed_by_the_engine():
-    # A MinHash without hashfunc equals gpudedup.sketch() (test_compat.py); the permutations
-    # it exposes are the ones it uses, and a datasketch permutations array is refused.
+def datasketch_values(tokens, num_perm, seed):
+    """datasketch 1.6.5's MinHash values, written out from its code with hashlib and numpy
+    (its sha1_hash32, its RandomState permutations, its uint64 arithmetic)."""
+    gen = np.random.RandomState(seed)
+    prime = np.uint64((1 << 61) - 1)
+    a, b = np.array([(gen.randint(1, prime, dtype=np.uint64), gen.randint(0, prime, dtype=np.uint64))
+                     for _ in range(num_perm)], dtype=np.uint64).T
+    values = np.full(num_perm, 0xFFFFFFFF, dtype=np.uint64)
+    for token in tokens:
+        hv = np.uint64(struct.unpack("<I", hashlib.sha1(token).digest()[:4])[0])
+        with np.errstate(over="ignore"):
+            values = np.minimum(values, ((a * hv + b) % prime) & np.uint64(0xFFFFFFFF))
+    return values
+
+
+@pytest.mark.parametrize("num_perm,seed", [(1, 0), (4, 1), (128, 1), (200, 7), (64, 2**31 + 3)])
+def test_without_hashfunc_the_values_are_datasketchs(num_perm, seed):
+    rng = np.random.default_rng(seed % 1000)
+    tokens = [bytes(rng.integers(0, 256, int(n), dtype=np.uint8)) for n in rng.integers(0, 40, 300)]
+    m = MinHash(num_perm=num_perm, seed=seed)
+    m.update_batch(tokens)
+    np.testing.assert_array_equal(m.hashvalues, datasketch_values(tokens, num_perm, seed))
+    text = MinHash(num_perm=num_perm, seed=seed)
+    text.update_batch(t.decode("latin-1") for t in tokens)  # str: its UTF-8 bytes
+    np.testing.assert_array_equal(text.hashvalues, datasketch_values(
+        [t.decode("latin-1").encode() for t in tokens], num_perm, seed))
+
+
+def test_permutations_are_the_familys():
+    # The permutations a MinHash exposes are the ones it uses; another seed's are refused.
     m = MinHash(num_perm=16, seed=3)
     assert m.permutations.shape == (2, 16) and m.permutations.dtype == np.uint64
     MinHash(num_perm=16, seed=3, permutations=m.permutations)
-    with pytest.raises(ValueError, match="permutations are not gpudedup's for seed 4 and num_perm 16"):
+    with pytest.raises(ValueError, match="permutations are not those of family 'datasketch' for seed 4"):
         MinHash(num_perm=16, seed=4, permutations=m.permutations)
+    engine = MinHash(num_perm=16, seed=3, family="gpudedup")
+    assert not np.array_equal(engine.permutations, m.permutations)
+    with pytest.raises(ValueError, match="permutations are not those of family 'gpudedup' for seed 3"):
+        MinHash(num_perm=16, seed=3, permutations=m.permutations, family="gpudedup")
+
+
+def test_families_are_never_compared():
+    ours, engine = MinHash(num_perm=8), minhashes(["a b c d e f g"], num_perm=8, backend="cpu")[0]
+    assert engine.family == "gpudedup" and ours.family == "datasketch"
+    for call in (lambda: ours.jaccard(engine), lambda: engine.merge(ours), lambda: MinHash.union(ours, engine),
+                 lambda: bBitMinHash(ours).jaccard(bBitMinHash(engine))):
+        with pytest.raises(ValueError, match="different (b, seed, num_perm or )?hash famil"):
+            call()
+    assert ours != MinHash(num_perm=8, family="gpudedup")
+    lsh = MinHashLSH(threshold=0.5, num_perm=8)
+    lsh.insert("engine", engine)
+    with pytest.raises(ValueError, match="this LSH holds MinHashes of the hash family 'gpudedup'"):
+        lsh.query(ours)
+    with pytest.raises(ValueError, match="family must be 'datasketch'"):
+        MinHash(family="xxh64")
+    with pytest.raises(ValueError, match=r"seed must be in 0\.\.4294967295 for datasketch's family"):
+        MinHash(seed=2**32)
+    assert MinHash(seed=2**32, family="gpudedup").seed == 2**32
+
+
+def test_pickles_of_the_engines_family_from_before_keep_it():
+    # State as pickled when the engine's family was compat's only one: no family field.
+    m = MinHash.__new__(MinHash)
+    m.__setstate__((1, np.arange(8, dtype=np.uint32), None))
+    assert m.family == "gpudedup"
+    lean = LeanMinHash(MinHash(num_perm=8, family="gpudedup"))
+    old = LeanMinHash.__new__(LeanMinHash)
+    old.__setstate__(lean.__getstate__()[0])
+    assert old.family == "gpudedup" and pickle.loads(pickle.dumps(lean)) == lean
 
 
 def test_count_union_and_errors():

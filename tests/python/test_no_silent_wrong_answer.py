@@ -129,18 +129,23 @@ FakeDatasketchMinHash.__module__ = "datasketch.minhash"
 FakeDatasketchMinHash.__qualname__ = "MinHash"
 
 
-def test_datasketch_signatures_are_refused_wherever_compat_takes_values():
+def test_datasketch_signatures_are_taken_as_values_of_datasketchs_family_only():
     theirs = FakeDatasketchMinHash()
-    values = r"0\.\.4294967295, in a uint32 array.*not comparable with gpudedup's"
+    # compat's default family is datasketch's: its values are taken, as a uint64 array or ints.
+    for given in (theirs.hashvalues, list(theirs.hashvalues)):
+        m = MinHash(hashvalues=given)
+        assert m.family == "datasketch" and np.array_equal(m.hashvalues, theirs.hashvalues)
+    # The engine's family would compare them as if its own.
+    values = r"0\.\.4294967295, in a uint32 array.*not comparable with the engine's family"
     with pytest.raises(ValueError, match="hashvalues is a uint64 array, what a datasketch MinHash holds: .*" + values):
-        MinHash(hashvalues=theirs.hashvalues)
+        MinHash(hashvalues=theirs.hashvalues, family="gpudedup")
+    engine = MinHash(num_perm=16, family="gpudedup")
     with pytest.raises(ValueError, match=values):
-        MinHash(hashvalues=list(theirs.hashvalues))  # numpy uint64 scalars
+        engine.hashvalues = theirs.hashvalues
+    assert engine.is_empty(), "a refused assignment leaves the values"
+    # Their objects are not ours: the message says how to make one.
     ours = MinHash(num_perm=16)
-    with pytest.raises(ValueError, match=values):
-        ours.hashvalues = theirs.hashvalues
-    assert ours.is_empty(), "a refused assignment leaves the values"
-    foreign = r"datasketch\.minhash\.MinHash: a datasketch MinHash's signature .* is not comparable with gpudedup's"
+    foreign = r"datasketch\.minhash\.MinHash: make one of ours from its values: gpudedup\.compat\.MinHash\(seed="
     with pytest.raises(TypeError, match="hashvalues is a " + foreign):
         MinHash(hashvalues=theirs)
     for call in (ours.jaccard, ours.merge):
@@ -150,7 +155,7 @@ def test_datasketch_signatures_are_refused_wherever_compat_takes_values():
     for call in (lambda m: lsh.insert("k", m), lsh.query):
         with pytest.raises(TypeError, match="minhash is a " + foreign):
             call(theirs)
-    for bad in ([0, 2**32], [-1, 3], [1.5, 2.0], [True, False]):
+    for bad in ([0, 2**32], [-1, 3], [1.5, 2.0], [True, False], np.array([0, 2**32], dtype=np.uint64)):
         with pytest.raises(ValueError, match="hashvalues"):
             MinHash(hashvalues=bad)
 
@@ -158,9 +163,9 @@ def test_datasketch_signatures_are_refused_wherever_compat_takes_values():
 def test_gpudedup_values_are_still_taken():
     sig = gpudedup.sketch(TEXTS[:1], num_perm=16, backend="cpu")[0]
     for given in (sig, sig.tolist(), sig.astype(np.int64)):
-        m = MinHash(hashvalues=given)
+        m = MinHash(hashvalues=given, family="gpudedup")
         assert m.hashvalues.dtype == np.uint32 and np.array_equal(m.hashvalues, sig)
-    m = MinHash(num_perm=16)
+    m = MinHash(num_perm=16, family="gpudedup")
     m.hashvalues = sig
     assert m.jaccard(minhashes(TEXTS[:1], num_perm=16, backend="cpu")[0]) == 1.0
 

@@ -40,9 +40,6 @@ _WEIGHTED = "compat offers no weighted MinHash (WeightedMinHashGenerator)"
 
 # Tests of the files run that are skipped: node id -> reason.
 SKIPS = {
-    "test/test_minhash.py::TestMinHash::test_byte_tokens":
-        "asserts datasketch's own hash values (SHA-1 and its NumPy permutations); compat's MinHash hashes "
-        "with the engine's XXH64 family by design, so that it equals gpudedup.sketch()",
     "test/test_lsh.py::TestMinHashLSH::test_insert_redis": _REDIS,
     "test/test_lsh.py::TestMinHashLSH::test_query_redis": _REDIS,
     "test/test_lsh.py::TestMinHashLSH::test_query_buffer_redis": _REDIS,
