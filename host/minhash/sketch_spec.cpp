@@ -2,6 +2,7 @@
 #include "gpudedup/detail/sampling.hpp"
 #include "gpudedup/detail/similarity.hpp"
 #include "host/minhash/compute_backend.hpp"
+#include "host/minhash/set_intersection.hpp"
 
 namespace gpudedup::detail {
 
@@ -26,7 +27,7 @@ double exact_set_similarity(const SketchSpec& spec, const uint64_t* a, uint64_t 
   }
   // Full sets, or MOD_m samples: for those the similarity of the samples is Broder's
   // estimator (a uniform sample of A u B, of A n B, of A).
-  return similarity_from_intersection(spec.config.similarity, intersection_size(a, na, b, nb), na, nb);
+  return similarity_from_intersection(spec.config.similarity, sorted_intersection_size(a, na, b, nb), na, nb);
 }
 
 double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_t a, uint32_t b) {
