@@ -27,22 +27,22 @@ namespace {
 /// pair's estimate is the same in every band). A radix sort: millions of deferred pairs
 /// sorted by comparisons took a tenth of a --verify auto run.
 template <class KeyOf>
-void sort_pairs(std::vector<ScoredPair>& pairs, KeyOf key) {
+void sort_pairs(std::vector<DeferredPair>& pairs, KeyOf key) {
   if (pairs.size() < 4096) {
-    std::sort(pairs.begin(), pairs.end(), [&](const ScoredPair& x, const ScoredPair& y) { return key(x) < key(y); });
+    std::sort(pairs.begin(), pairs.end(), [&](const DeferredPair& x, const DeferredPair& y) { return key(x) < key(y); });
     return;
   }
-  std::vector<ScoredPair> scratch;
+  std::vector<DeferredPair> scratch;
   radix_sort_by(pairs, scratch, key);
 }
 
-uint64_t a_then_b(const ScoredPair& p) { return p.a << 32 | p.b; }
-uint64_t b_then_a(const ScoredPair& p) { return p.b << 32 | p.a; }
+uint64_t a_then_b(const DeferredPair& p) { return uint64_t(p.a) << 32 | p.b; }
+uint64_t b_then_a(const DeferredPair& p) { return uint64_t(p.b) << 32 | p.a; }
 
-void make_distinct(std::vector<ScoredPair>& pairs) {
+void make_distinct(std::vector<DeferredPair>& pairs) {
   sort_pairs(pairs, a_then_b);
   pairs.erase(std::unique(pairs.begin(), pairs.end(),
-                          [](const ScoredPair& x, const ScoredPair& y) { return x.a == y.a && x.b == y.b; }),
+                          [](const DeferredPair& x, const DeferredPair& y) { return x.a == y.a && x.b == y.b; }),
               pairs.end());
 }
 
@@ -61,7 +61,17 @@ double BorderlineBand::pair_margin(uint64_t size_a, uint64_t size_b) const {
   return std::min(margin, borderline_sigmas * std::sqrt(j * (1 - j) / num_perm) + 1.0 / num_perm);
 }
 
+double BorderlineBand::size_bound(uint64_t size_a, uint64_t size_b) const {
+  if (!sizes_bound || size_a == 0 || size_b == 0) return 1;
+  // The similarity of an intersection as large as it can be, computed as the exact check
+  // computes it from the true intersection: the same monotone operations, so never less.
+  return similarity_from_intersection(similarity, std::min(size_a, size_b), size_a, size_b);
+}
+
 Verdict BorderlineBand::classify(double jaccard, uint64_t size_a, uint64_t size_b) const {
+  // Sizes of a ratio below the threshold (Jaccard) cannot pass: no text need be read, and
+  // the estimate, whatever it says, would be wrong to pass them.
+  if (size_bound(size_a, size_b) < threshold) return Verdict::fail;
   const double m = pair_margin(size_a, size_b);
   const double low = similarity_from_jaccard(similarity, std::max(0.0, jaccard - m), size_a, size_b);
   const double high = similarity_from_jaccard(similarity, std::min(1.0, jaccard + m), size_a, size_b);
@@ -89,6 +99,7 @@ BorderlineBand make_borderline_band(const Config& config) {
   band.margin = borderline_sigmas * std::sqrt(j * (1 - j) / p) + 1 / p;
   band.num_perm = config.minhash.num_perm;
   band.similarity = config.similarity;
+  band.sizes_bound = config.sampling.kind == SampleKind::none || config.sampling.kind == SampleKind::modm;
   return band;
 }
 
@@ -149,13 +160,13 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t
                                 const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out) {
   // The same pair comes from several bands, and (CUDA) pairs already joined when they
   // were found: only the distinct pairs still apart matter, the same on every backend.
-  std::vector<ScoredPair> pairs;
+  std::vector<DeferredPair> pairs;
   pairs.swap(deferred_);
   distinct_at_ = 0;
   make_distinct(pairs);
   if (!spec_.config.all_pairs) {
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
-                               [&](const ScoredPair& p) { return uf.find(p.a) == uf.find(p.b); }),
+                               [&](const DeferredPair& p) { return uf.find(p.a) == uf.find(p.b); }),
                 pairs.end());
   }
   stats_.pairs += pairs.size();
@@ -163,14 +174,14 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t
   if (!replay) {
     stats_.by_estimate += pairs.size();
     for (const auto& p : pairs) {
-      if (p.similarity >= band_.threshold) join(p, uf, out);
+      if (p.similarity >= band_.threshold) join({p.a, p.b, p.similarity}, uf, out);
     }
     return;
   }
   decide_exactly(pairs, documents, set_size, replay, uf, out);
 }
 
-void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, uint64_t documents,
+void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                                         const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
                                         UnionFind& uf, std::vector<ScoredPair>& out) {
   const size_t docs = size_t(documents);
@@ -181,7 +192,7 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, ui
     size_t hi = lo;
     uint64_t bytes = 0;
     while (hi < pairs.size()) {
-      const uint64_t more = uint64_t(set_size(uint32_t(pairs[hi].a))) * sizeof(uint64_t);
+      const uint64_t more = uint64_t(set_size(pairs[hi].a)) * sizeof(uint64_t);
       if (hi > lo && bytes + more > set_budget_) break;
       bytes += more;
       const uint32_t a = pairs[hi].a;
@@ -189,11 +200,11 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, ui
     }
     // Per earlier document: its last partner; the group's pairs in (b, a) order.
     std::unordered_map<uint32_t, uint32_t> last_partner;
-    std::vector<ScoredPair> by_b(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(hi));
+    std::vector<DeferredPair> by_b(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(hi));
     std::fill(wanted.begin(), wanted.end(), 0);
     for (const auto& p : by_b) {
       uint32_t& last = last_partner[p.a];
-      last = std::max(last, uint32_t(p.b));  // local indices: a run holds < 2^32 documents
+      last = std::max(last, p.b);
       wanted[p.a] = wanted[p.b] = 1;
     }
     sort_pairs(by_b, b_then_a);  // distinct pairs: no ties to keep in order
@@ -204,7 +215,7 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, ui
     auto take = [&](uint32_t d, std::vector<uint64_t>& set) {
       ++stats_.documents;
       for (; next < by_b.size() && by_b[next].b == d; ++next) {
-        const ScoredPair& p = by_b[next];
+        const DeferredPair& p = by_b[next];
         const auto a = held.find(p.a);
         if (a == held.end()) break;  // its earlier document never came: reported below
         if (!spec_.config.all_pairs && uf.find(p.a) == uf.find(d)) {
