@@ -210,6 +210,24 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
     sort_pairs(by_b, b_then_a);  // distinct pairs: no ties to keep in order
     std::unordered_map<uint32_t, std::vector<uint64_t>> held;
     size_t next = 0;
+    // A document needs its set only while one of its pairs is apart: checks only join, so
+    // a document whose pairs are all joined when its chunk is shingled is taken with an
+    // empty set, which no check reads (each of its pairs is skipped as joined).
+    const auto group_begin = pairs.begin() + std::ptrdiff_t(lo), group_end = pairs.begin() + std::ptrdiff_t(hi);
+    auto need = [&](uint32_t d) {
+      if (spec_.config.all_pairs) return true;
+      auto apart = [&](const DeferredPair& p) { return uf.find(p.a) != uf.find(p.b); };
+      const DeferredPair later{d, 0, 0}, earlier{0, d, 0};
+      for (auto p = std::lower_bound(group_begin, group_end, later,
+                                     [](const DeferredPair& x, const DeferredPair& y) { return x.a < y.a; });
+           p != group_end && p->a == d; ++p)
+        if (apart(*p)) return true;
+      for (auto p = std::lower_bound(by_b.begin(), by_b.end(), earlier,
+                                     [](const DeferredPair& x, const DeferredPair& y) { return x.b < y.b; });
+           p != by_b.end() && p->b == d; ++p)
+        if (apart(*p)) return true;
+      return false;
+    };
     // Documents in input order: verified against their held earlier partners, then held
     // while a later partner is to come.
     auto take = [&](uint32_t d, std::vector<uint64_t>& set) {
@@ -237,9 +255,9 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
     };
     replay(wanted, [&](uint64_t document, std::string_view text) {
       if (document >= docs || !wanted[document]) return;
-      if (chunk.add(uint32_t(document), text)) chunk.flush(take);
+      if (chunk.add(uint32_t(document), text)) chunk.flush(need, take);
     });
-    chunk.flush(take);
+    chunk.flush(need, take);
     ++stats_.passes;
     if (next != by_b.size()) {
       throw data_error("the input changed since it was read: document " + std::to_string(by_b[next].b) +
