@@ -146,10 +146,14 @@ Verdict BorderlineVerifier::classify(const uint32_t* row_a, const uint32_t* row_
 void BorderlineVerifier::defer(uint32_t a, uint32_t b, double similarity) {
   // At least this many pairs (16 MiB) before the list is made distinct.
   constexpr size_t first_distinct = size_t(1) << 20;
+  // Also when the list is full and has grown by half since it was last distinct: the
+  // repeats go before the vector doubles (its capacity, not its size, is what it holds).
+  const bool full = deferred_.size() == deferred_.capacity() && 2 * deferred_.size() >= 3 * distinct_at_;
+  if (deferred_.size() >= first_distinct && (full || deferred_.size() >= 2 * distinct_at_)) {
+    make_distinct(deferred_);
+    distinct_at_ = deferred_.size();
+  }
   deferred_.push_back({a, b, similarity});
-  if (deferred_.size() < std::max(first_distinct, 2 * distinct_at_)) return;
-  make_distinct(deferred_);
-  distinct_at_ = deferred_.size();
 }
 
 void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out) {
@@ -169,6 +173,7 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t
                                [&](const DeferredPair& p) { return uf.find(p.a) == uf.find(p.b); }),
                 pairs.end());
   }
+  pairs.shrink_to_fit();  // the list's capacity held every band's repeats
   stats_.pairs += pairs.size();
   if (pairs.empty()) return;
   if (!replay) {
