@@ -44,9 +44,11 @@ void radix_sort_by_key(std::vector<Item>& items, std::vector<Item>& scratch) {
 
 /// Sorts 64-bit hashes ascending, fast where they spread evenly over their range (XXH64
 /// outputs do): one counting pass scatters them into 2^b buckets by their top b bits (b
-/// chosen for about 8 per bucket), then each bucket is sorted in cache, by insertion or,
-/// when crowded (many copies of one shingle), by std::sort. Any input sorts correctly;
-/// only the speed assumes the spread. `scratch` and `counts` are reused between calls.
+/// chosen for about 2 per bucket), then one insertion pass over the whole array puts each
+/// bucket in order (a value moves only within its bucket, about one step in a few); a
+/// crowded bucket (many copies of one shingle) is sorted by std::sort first. Any input
+/// sorts correctly; only the speed assumes the spread. `scratch` and `counts` are reused
+/// between calls.
 inline void sort_hashes(std::vector<uint64_t>& v, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
   const size_t n = v.size();
   if (n < 64 || n > UINT32_MAX) {
@@ -54,7 +56,7 @@ inline void sort_hashes(std::vector<uint64_t>& v, std::vector<uint64_t>& scratch
     return;
   }
   int bits = 0;
-  while (bits < 20 && (size_t(8) << bits) < n) ++bits;
+  while (bits < 20 && (size_t(2) << bits) < n) ++bits;
   const int shift = 64 - bits;
   const size_t buckets = size_t(1) << bits;
   // counts[b]: where bucket b starts (b <= buckets); counts[buckets + 1 + b]: its next free slot.
@@ -65,19 +67,19 @@ inline void sort_hashes(std::vector<uint64_t>& v, std::vector<uint64_t>& scratch
   std::copy(counts.begin(), counts.begin() + long(buckets), next);
   scratch.resize(n);
   for (const uint64_t h : v) scratch[next[h >> shift]++] = h;
+  uint64_t* const s = scratch.data();
   for (size_t b = 0; b < buckets; ++b) {
-    uint64_t* first = scratch.data() + counts[b];
-    uint64_t* last = scratch.data() + counts[b + 1];
-    if (last - first > 32) {
-      std::sort(first, last);
-      continue;
-    }
-    for (uint64_t* i = first + 1; i < last; ++i) {
-      const uint64_t x = *i;
-      uint64_t* j = i;
-      for (; j > first && *(j - 1) > x; --j) *j = *(j - 1);
-      *j = x;
-    }
+    if (counts[b + 1] - counts[b] > 32) std::sort(s + counts[b], s + counts[b + 1]);
+  }
+  for (size_t i = 1; i < n; ++i) {
+    const uint64_t x = s[i];
+    if (s[i - 1] <= x) continue;
+    size_t j = i;
+    do {
+      s[j] = s[j - 1];
+      --j;
+    } while (j > 0 && s[j - 1] > x);
+    s[j] = x;
   }
   v.swap(scratch);
 }

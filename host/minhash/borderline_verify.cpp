@@ -28,22 +28,22 @@ namespace {
 /// pair's estimate is the same in every band). A radix sort: millions of deferred pairs
 /// sorted by comparisons took a tenth of a --verify auto run.
 template <class KeyOf>
-void sort_pairs(std::vector<ScoredPair>& pairs, KeyOf key) {
+void sort_pairs(std::vector<DeferredPair>& pairs, KeyOf key) {
   if (pairs.size() < 4096) {
-    std::sort(pairs.begin(), pairs.end(), [&](const ScoredPair& x, const ScoredPair& y) { return key(x) < key(y); });
+    std::sort(pairs.begin(), pairs.end(), [&](const DeferredPair& x, const DeferredPair& y) { return key(x) < key(y); });
     return;
   }
-  std::vector<ScoredPair> scratch;
+  std::vector<DeferredPair> scratch;
   radix_sort_by(pairs, scratch, key);
 }
 
-uint64_t a_then_b(const ScoredPair& p) { return p.a << 32 | p.b; }
-uint64_t b_then_a(const ScoredPair& p) { return p.b << 32 | p.a; }
+uint64_t a_then_b(const DeferredPair& p) { return uint64_t(p.a) << 32 | p.b; }
+uint64_t b_then_a(const DeferredPair& p) { return uint64_t(p.b) << 32 | p.a; }
 
-void make_distinct(std::vector<ScoredPair>& pairs) {
+void make_distinct(std::vector<DeferredPair>& pairs) {
   sort_pairs(pairs, a_then_b);
   pairs.erase(std::unique(pairs.begin(), pairs.end(),
-                          [](const ScoredPair& x, const ScoredPair& y) { return x.a == y.a && x.b == y.b; }),
+                          [](const DeferredPair& x, const DeferredPair& y) { return x.a == y.a && x.b == y.b; }),
               pairs.end());
 }
 
@@ -62,7 +62,17 @@ double BorderlineBand::pair_margin(uint64_t size_a, uint64_t size_b) const {
   return std::min(margin, borderline_sigmas * std::sqrt(spread * j * (1 - j) / num_perm) + 1.0 / num_perm);
 }
 
+double BorderlineBand::size_bound(uint64_t size_a, uint64_t size_b) const {
+  if (!sizes_bound || size_a == 0 || size_b == 0) return 1;
+  // The similarity of an intersection as large as it can be, computed as the exact check
+  // computes it from the true intersection: the same monotone operations, so never less.
+  return similarity_from_intersection(similarity, std::min(size_a, size_b), size_a, size_b);
+}
+
 Verdict BorderlineBand::classify(double jaccard, uint64_t size_a, uint64_t size_b) const {
+  // Sizes of a ratio below the threshold (Jaccard) cannot pass: no text need be read, and
+  // the estimate, whatever it says, would be wrong to pass them.
+  if (size_bound(size_a, size_b) < threshold) return Verdict::fail;
   const double m = pair_margin(size_a, size_b);
   const double low = similarity_from_jaccard(similarity, std::max(0.0, jaccard - m), size_a, size_b);
   const double high = similarity_from_jaccard(similarity, std::min(1.0, jaccard + m), size_a, size_b);
@@ -91,6 +101,7 @@ BorderlineBand make_borderline_band(const Config& config) {
   band.margin = borderline_sigmas * std::sqrt(band.spread * j * (1 - j) / p) + 1 / p;
   band.num_perm = config.minhash.num_perm;
   band.similarity = config.similarity;
+  band.sizes_bound = config.sampling.kind == SampleKind::none || config.sampling.kind == SampleKind::modm;
   return band;
 }
 
@@ -137,10 +148,14 @@ Verdict BorderlineVerifier::classify(const uint32_t* row_a, const uint32_t* row_
 void BorderlineVerifier::defer(uint32_t a, uint32_t b, double similarity) {
   // At least this many pairs (16 MiB) before the list is made distinct.
   constexpr size_t first_distinct = size_t(1) << 20;
+  // Also when the list is full and has grown by half since it was last distinct: the
+  // repeats go before the vector doubles (its capacity, not its size, is what it holds).
+  const bool full = deferred_.size() == deferred_.capacity() && 2 * deferred_.size() >= 3 * distinct_at_;
+  if (deferred_.size() >= first_distinct && (full || deferred_.size() >= 2 * distinct_at_)) {
+    make_distinct(deferred_);
+    distinct_at_ = deferred_.size();
+  }
   deferred_.push_back({a, b, similarity});
-  if (deferred_.size() < std::max(first_distinct, 2 * distinct_at_)) return;
-  make_distinct(deferred_);
-  distinct_at_ = deferred_.size();
 }
 
 void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out) {
@@ -151,28 +166,29 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t
                                 const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out) {
   // The same pair comes from several bands, and (CUDA) pairs already joined when they
   // were found: only the distinct pairs still apart matter, the same on every backend.
-  std::vector<ScoredPair> pairs;
+  std::vector<DeferredPair> pairs;
   pairs.swap(deferred_);
   distinct_at_ = 0;
   make_distinct(pairs);
   if (!spec_.config.all_pairs) {
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
-                               [&](const ScoredPair& p) { return uf.find(p.a) == uf.find(p.b); }),
+                               [&](const DeferredPair& p) { return uf.find(p.a) == uf.find(p.b); }),
                 pairs.end());
   }
+  pairs.shrink_to_fit();  // the list's capacity held every band's repeats
   stats_.pairs += pairs.size();
   if (pairs.empty()) return;
   if (!replay) {
     stats_.by_estimate += pairs.size();
     for (const auto& p : pairs) {
-      if (p.similarity >= band_.threshold) join(p, uf, out);
+      if (p.similarity >= band_.threshold) join({p.a, p.b, p.similarity}, uf, out);
     }
     return;
   }
   decide_exactly(pairs, documents, set_size, replay, uf, out);
 }
 
-void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, uint64_t documents,
+void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                                         const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
                                         UnionFind& uf, std::vector<ScoredPair>& out) {
   const size_t docs = size_t(documents);
@@ -183,7 +199,7 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, ui
     size_t hi = lo;
     uint64_t bytes = 0;
     while (hi < pairs.size()) {
-      const uint64_t more = uint64_t(set_size(uint32_t(pairs[hi].a))) * sizeof(uint64_t);
+      const uint64_t more = uint64_t(set_size(pairs[hi].a)) * sizeof(uint64_t);
       if (hi > lo && bytes + more > set_budget_) break;
       bytes += more;
       const uint32_t a = pairs[hi].a;
@@ -191,22 +207,40 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, ui
     }
     // Per earlier document: its last partner; the group's pairs in (b, a) order.
     std::unordered_map<uint32_t, uint32_t> last_partner;
-    std::vector<ScoredPair> by_b(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(hi));
+    std::vector<DeferredPair> by_b(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(hi));
     std::fill(wanted.begin(), wanted.end(), 0);
     for (const auto& p : by_b) {
       uint32_t& last = last_partner[p.a];
-      last = std::max(last, uint32_t(p.b));  // local indices: a run holds < 2^32 documents
+      last = std::max(last, p.b);
       wanted[p.a] = wanted[p.b] = 1;
     }
     sort_pairs(by_b, b_then_a);  // distinct pairs: no ties to keep in order
     std::unordered_map<uint32_t, std::vector<uint64_t>> held;
     size_t next = 0;
+    // A document needs its set only while one of its pairs is apart: checks only join, so
+    // a document whose pairs are all joined when its chunk is shingled is taken with an
+    // empty set, which no check reads (each of its pairs is skipped as joined).
+    const auto group_begin = pairs.begin() + std::ptrdiff_t(lo), group_end = pairs.begin() + std::ptrdiff_t(hi);
+    auto need = [&](uint32_t d) {
+      if (spec_.config.all_pairs) return true;
+      auto apart = [&](const DeferredPair& p) { return uf.find(p.a) != uf.find(p.b); };
+      const DeferredPair later{d, 0, 0}, earlier{0, d, 0};
+      for (auto p = std::lower_bound(group_begin, group_end, later,
+                                     [](const DeferredPair& x, const DeferredPair& y) { return x.a < y.a; });
+           p != group_end && p->a == d; ++p)
+        if (apart(*p)) return true;
+      for (auto p = std::lower_bound(by_b.begin(), by_b.end(), earlier,
+                                     [](const DeferredPair& x, const DeferredPair& y) { return x.b < y.b; });
+           p != by_b.end() && p->b == d; ++p)
+        if (apart(*p)) return true;
+      return false;
+    };
     // Documents in input order: verified against their held earlier partners, then held
     // while a later partner is to come.
     auto take = [&](uint32_t d, std::vector<uint64_t>& set) {
       ++stats_.documents;
       for (; next < by_b.size() && by_b[next].b == d; ++next) {
-        const ScoredPair& p = by_b[next];
+        const DeferredPair& p = by_b[next];
         const auto a = held.find(p.a);
         if (a == held.end()) break;  // its earlier document never came: reported below
         if (!spec_.config.all_pairs && uf.find(p.a) == uf.find(d)) {
@@ -228,9 +262,9 @@ void BorderlineVerifier::decide_exactly(const std::vector<ScoredPair>& pairs, ui
     };
     replay(wanted, [&](uint64_t document, std::string_view text) {
       if (document >= docs || !wanted[document]) return;
-      if (chunk.add(uint32_t(document), text)) chunk.flush(take);
+      if (chunk.add(uint32_t(document), text)) chunk.flush(need, take);
     });
-    chunk.flush(take);
+    chunk.flush(need, take);
     ++stats_.passes;
     if (next != by_b.size()) {
       throw data_error("the input changed since it was read: document " + std::to_string(by_b[next].b) +

@@ -30,6 +30,15 @@ constexpr uint64_t borderline_set_budget = uint64_t(512) << 20;
 
 enum class Verdict { fail, borderline, pass };
 
+/// A borderline pair a < b as it waits for decide(): local indices (a run holds < 2^32
+/// documents) and the estimate, 16 bytes where a ScoredPair takes 24; the list holds
+/// every band's copy of a pair until it is made distinct, millions on large corpora.
+struct DeferredPair {
+  uint32_t a = 0;
+  uint32_t b = 0;
+  double similarity = 0;
+};
+
 /// Where a pair's estimate lies. The margin is on the Jaccard estimate:
 /// borderline_sigmas * sqrt(spread * t(1-t)/P) + 1/P (one signature value, the estimate's step),
 /// with t the threshold; for the containments t is the Jaccard a pair of those set sizes
@@ -45,13 +54,26 @@ struct BorderlineBand {
   /// most oph_variance_bound for --sketch oph (detail/oph_minhash.hpp).
   double spread = 1;
 
+  /// Whether the exact similarity is the similarity of the two sets whose sizes the
+  /// pairs carry (no bottom-s sample, whose estimator is not), so that the set sizes
+  /// bound it (size_bound()).
+  bool sizes_bound = true;
+
+  /// The most the exact similarity of sets of these sizes can be: their intersection
+  /// at most the smaller set (Jaccard min/max), by the arithmetic of the exact check,
+  /// so a pair below the threshold here fails that check too. 1 when it bounds nothing
+  /// (a size unknown: 0, or a bottom-s sample).
+  double size_bound(uint64_t size_a, uint64_t size_b) const;
+
   /// The margin of a pair of these set sizes: for the containments the spread at the
   /// Jaccard their threshold means at these sizes (never above `margin`).
   double pair_margin(uint64_t size_a, uint64_t size_b) const;
 
+  /// fail for a pair the set sizes bound below the threshold (size_bound(), whatever the
+  /// estimate: the exact check could not pass it), else by the estimate +- the margin.
   Verdict classify(double jaccard, uint64_t size_a, uint64_t size_b) const;
-  /// Whether classify() needs the pair's set sizes (the containments); for Jaccard the
-  /// estimate alone decides.
+  /// Whether classify() needs the pair's set sizes for the estimate's verdict (the
+  /// containments); for Jaccard they only add the size bound.
   bool uses_set_sizes() const { return similarity != Similarity::jaccard; }
   /// The least estimated similarity a pass or borderline pair can have: the backends
   /// return every candidate at or above it (Jaccard), or every candidate (0, containments).
@@ -105,7 +127,7 @@ class BorderlineVerifier {
   const BorderlineStats& stats() const { return stats_; }
 
  private:
-  void decide_exactly(const std::vector<ScoredPair>& pairs, uint64_t documents,
+  void decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                       const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay, UnionFind& uf,
                       std::vector<ScoredPair>& out);
   void join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out);
@@ -113,7 +135,7 @@ class BorderlineVerifier {
   SketchSpec spec_;
   BorderlineBand band_;
   uint64_t set_budget_;
-  std::vector<ScoredPair> deferred_;
+  std::vector<DeferredPair> deferred_;
   size_t distinct_at_ = 0;  // deferred_.size() when last made distinct
   BorderlineStats stats_;
 };

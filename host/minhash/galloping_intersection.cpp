@@ -1,26 +1,13 @@
-// Set intersection by merge or galloping, stopping below a need (galloping_intersection.hpp).
+// Set intersection by merge (set_intersection.hpp) or galloping, stopping below a need
+// (galloping_intersection.hpp).
 #include "host/minhash/galloping_intersection.hpp"
 
 #include <algorithm>
 
+#include "host/minhash/set_intersection.hpp"
+
 namespace gpudedup::detail {
 namespace {
-
-uint64_t merge_count(const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb, uint64_t need) {
-  uint64_t i = 0, j = 0, inter = 0;
-  while (i < na && j < nb) {
-    if (a[i] < b[j]) {
-      ++i;
-      if (inter + std::min(na - i, nb - j) < need) return inter;  // cannot reach it now
-    } else if (b[j] < a[i]) {
-      ++j;
-      if (inter + std::min(na - i, nb - j) < need) return inter;
-    } else {
-      ++inter, ++i, ++j;
-    }
-  }
-  return inter;
-}
 
 /// `small` (ns) against `large` (nl), ns <= nl: each value of small looked up in large
 /// from where the last lookup stopped, by doubling steps and then a binary search.
@@ -48,7 +35,9 @@ uint64_t intersection_up_to_need(const uint64_t* a, uint64_t na, const uint64_t*
   if (na > nb) return intersection_up_to_need(b, nb, a, na, need);
   if (na < need) return 0;  // cannot reach it at all
   if (na > 0 && nb / na >= galloping_size_ratio) return gallop_count(a, na, b, nb, need);
-  return merge_count(a, na, b, nb, need);
+  // Sizes this close: the whole merge, branch-free or in AVX-512 blocks, costs less than a
+  // scalar merge that could stop early.
+  return sorted_intersection_size(a, na, b, nb);
 }
 
 }  // namespace gpudedup::detail

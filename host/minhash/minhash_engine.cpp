@@ -83,6 +83,14 @@ struct MinHashEngine::Impl {
   std::vector<uint32_t> row_a, row_b;
   uint64_t row_a_doc = UINT64_MAX, row_b_doc = UINT64_MAX;
 
+  /// Under --verify auto, whether the set sizes of the rows just read bound the pair
+  /// below the threshold (the verdict fail that cluster() would give it in memory).
+  bool below_size_bound() const {
+    if (!borderline) return false;
+    const auto& band = borderline->band();
+    return band.size_bound(row_a.back(), row_b.back()) < band.threshold;
+  }
+
   detail::CorpusView view() const { return {&signatures, &set_sizes, keep_sets ? &sets : nullptr}; }
 
   /// The verdict of a pair the estimate found: always pass, but under --verify auto (the
@@ -93,7 +101,11 @@ struct MinHashEngine::Impl {
     if (!spill) {
       v = borderline->classify(view(), a, b, similarity);
     } else if (!borderline->band().uses_set_sizes()) {
-      v = borderline->band().classify(similarity, 0, 0);  // no row to read again
+      // No row read again for the estimate's verdict; the size bound from the rows when
+      // they are this pair's (bucket completion), the walk having bounded its own pairs.
+      const bool current = row_a_doc == a && row_b_doc == b;
+      const size_t n = spill->row_values();
+      v = borderline->band().classify(similarity, current ? row_a[n - 1] : 0, current ? row_b[n - 1] : 0);
     } else {  // the rows (and set sizes) from the spill file
       spilled_similarity(a, b);
       const size_t n = spill->row_values();
@@ -163,7 +175,8 @@ struct MinHashEngine::Impl {
           ++r.candidate_pairs;
           if (skip(a, b)) return;
           const double s = spilled_similarity(a, b);
-          if (accept_all || s >= t) passed.push_back({a, b, s});
+          if (!accept_all && (s < t || below_size_bound())) return;
+          passed.push_back({a, b, s});
         },
         [&](const detail::BandEntry* members, size_t n) {
           for (size_t i = 0; i < n; ++i) windowed.members.push_back(members[i].doc);

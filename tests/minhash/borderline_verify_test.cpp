@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -256,6 +257,55 @@ TEST(BorderlineVerify, APairFoundInManyBandsIsKeptAndDecidedOnce) {
   EXPECT_EQ(v.stats().by_estimate, 10u);  // no replay: the estimate against 0.8
   ASSERT_EQ(out.size(), 5u);
   for (const auto& p : out) EXPECT_EQ(p.a % 4, 2u) << p.a;  // the odd k: 0.81
+}
+
+}  // namespace
+
+namespace {
+
+// Set sizes of a ratio below the threshold bound the exact Jaccard below it (the
+// intersection is at most the smaller set): such a pair fails whatever its estimate, and
+// no text is read for it. A bottom-s sample's estimator is not bounded by its sizes.
+TEST(BorderlineBand, SetSizesOfARatioBelowTheThresholdFailWithoutTheExactCheck) {
+  Config c = cpu(VerifyMode::automatic);
+  const detail::BorderlineBand band = detail::make_borderline_band(c);
+  EXPECT_EQ(band.classify(0.85, 100, 130), detail::Verdict::fail);      // at most 0.769
+  EXPECT_EQ(band.classify(0.95, 130, 100), detail::Verdict::fail);      // even a passing estimate
+  EXPECT_EQ(band.classify(0.85, 100, 120), detail::Verdict::borderline);  // at most 0.833
+  EXPECT_EQ(band.classify(0.95, 100, 124), detail::Verdict::pass);
+  EXPECT_EQ(band.size_bound(100, 0), 1.0);  // a size not known bounds nothing
+  c.sampling.kind = SampleKind::minwise;
+  c.sampling.size = 64;
+  EXPECT_EQ(detail::make_borderline_band(c).classify(0.85, 100, 130), detail::Verdict::borderline);
+}
+
+TEST(BorderlineVerify, APairBoundBelowTheThresholdBySizeIsNeverReadAgain) {
+  // A text and the same text with a third more words: Jaccard about 0.75, in the band,
+  // and sizes of a ratio about 0.75.
+  std::mt19937_64 rng(5);
+  std::string base, longer;
+  for (int w = 0; w < 400; ++w) base += "w" + std::to_string(rng() % 100000) + " ";
+  longer = base;
+  for (int w = 0; w < 133; ++w) longer += "x" + std::to_string(rng() % 100000) + " ";
+  const std::vector<std::string> texts{base, longer};
+  const Config c = cpu(VerifyMode::automatic);
+  MinHashEngine probe(c);
+  std::vector<uint32_t> sizes;
+  const Signatures sigs = probe.sketch(batch_of(texts), &sizes);
+  const double estimate = detail::estimated_jaccard(sigs.row(0), sigs.row(1), sigs.num_perm);
+  const detail::BorderlineBand band = detail::make_borderline_band(c);
+  ASSERT_GE(estimate, band.floor()) << "the pair must be a candidate the band would hold";
+  ASSERT_LT(band.size_bound(sizes[0], sizes[1]), 0.8);
+  uint64_t replays = 0;
+  MinHashEngine e(c);
+  e.add(batch_of(texts));
+  e.set_text_replay(replay_of(texts, &replays));
+  const DedupResult r = e.finish();
+  EXPECT_TRUE(r.pairs.empty());
+  EXPECT_EQ(replays, 0u);
+  std::map<std::string, std::string> stats;
+  for (const auto& f : e.stats_fields(r)) stats[f.key] = f.json;
+  EXPECT_EQ(stats.at("verify_borderline_pairs"), "0");
 }
 
 }  // namespace
