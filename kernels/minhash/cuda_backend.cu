@@ -36,7 +36,8 @@
 // result), and so is every batch when not even the permutations fit. The corpus
 // (signatures, set sizes, numbers of the non-empty documents) is uploaded once for the
 // band passes and cached, keyed by the Signatures object, its size and P; when it does
-// not fit, or a band's buffers do not fit, the band runs on the CPU backend.
+// not fit, or a band's buffers do not fit, the band runs on the CPU backend
+// (device_corpus_cache.cuh).
 //
 // Verification. Estimate (and none) verification runs on the device; exact
 // verification needs the shingle sets, which stay on the host: the device finds the
@@ -63,6 +64,7 @@
 #include "kernels/device/device_buffer.cuh"
 #include "kernels/device/device_context.hpp"
 #include "kernels/device/work_split.hpp"
+#include "kernels/minhash/device_corpus_cache.cuh"
 #include "kernels/minhash/lsh.cuh"
 #include "kernels/minhash/minhash.cuh"
 #include "kernels/minhash/minhash_cuda.hpp"
@@ -222,7 +224,7 @@ class CudaBackend final : public ComputeBackend {
   void drop_rows() override {
     flush();
     resident_.release();
-    cache_ = CorpusCache{};
+    cache_.clear();
   }
 
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
@@ -327,7 +329,7 @@ class CudaBackend final : public ComputeBackend {
         GD_CUDA_TRY(cudaStreamSynchronize(upload_.get()));
         write_pending();
         resident_.release();
-        cache_ = CorpusCache{};
+        cache_.clear();
         sketch_split(batch, ranges[i], slot, out);
       }
     } catch (...) {
@@ -536,91 +538,11 @@ class CudaBackend final : public ComputeBackend {
   // Band `band`'s buckets on the device. @throws device_out_of_memory (the caller falls
   // back to the CPU) when the corpus or the buckets do not fit.
   band_buckets buckets_on_device(const CorpusView& corpus, uint32_t band, uint32_t rows) {
-    if (!ensure_corpus(corpus)) throw device_out_of_memory("corpus does not fit");
+    if (!cache_.ensure(corpus, spec_.config.minhash.num_perm, resident_, stream_.get()))
+      throw device_out_of_memory("corpus does not fit");
     band_buckets buckets;
-    make_band_buckets_cuda(device_view(), band, rows, spec_.config.all_pairs, buckets, stream_.get());
+    make_band_buckets_cuda(cache_.view(), band, rows, spec_.config.all_pairs, buckets, stream_.get());
     return buckets;
-  }
-
-  /// Puts the corpus on the device unless the cache holds it. @return false when it does
-  /// not fit.
-  bool ensure_corpus(const CorpusView& corpus) {
-    const Signatures& sigs = *corpus.signatures;
-    const size_t n = sigs.size();
-    if (cache_.key == corpus.signatures && cache_.sizes_key == corpus.set_sizes && cache_.docs == n &&
-        cache_.num_perm == sigs.num_perm && cache_.valid) {
-      return true;
-    }
-    cache_ = CorpusCache{};
-    if (resident_.rows() > n || sigs.num_perm != spec_.config.minhash.num_perm) {
-      resident_.release();  // not rows of this corpus
-    }
-    if (fill_cache(corpus)) return true;
-    if (resident_.empty()) return false;
-    // The kept rows and the corpus together do not fit: the corpus from host memory alone.
-    resident_.release();
-    GD_CUDA_TRY(cudaStreamSynchronize(stream_.get()));
-    return fill_cache(corpus);
-  }
-
-  /// Fills the cache: the kept rows device to device, the others (and the set sizes)
-  /// from host memory; the kept rows are then freed (the cache holds them).
-  /// @return false when it does not fit.
-  bool fill_cache(const CorpusView& corpus) {
-    const Signatures& sigs = *corpus.signatures;
-    const size_t n = sigs.size();
-    const size_t P = sigs.num_perm;
-    const uint64_t kept = resident_.rows();
-    const cudaStream_t s = stream_.get();
-    try {
-      std::vector<uint32_t> nonempty;
-      nonempty.reserve(n);
-      for (size_t d = 0; d < n; ++d)
-        if ((*corpus.set_sizes)[d] != 0) nonempty.push_back(uint32_t(d));
-      cache_.signatures = device_buffer<uint32_t>(sigs.values.size(), s);
-      cache_.set_sizes = device_buffer<uint32_t>(n, s);
-      cache_.nonempty = device_buffer<uint32_t>(nonempty.size(), s);
-      uint32_t* at = cache_.signatures.data();
-      for (const device_buffer<uint32_t>& chunk : resident_.chunks()) {
-        GD_CUDA_TRY(cudaMemcpyAsync(at, chunk.data(), chunk.bytes(), cudaMemcpyDeviceToDevice, s));
-        at += chunk.size();
-      }
-      if (kept < n) {  // the rows past the kept prefix, from the host copy
-        GD_CUDA_TRY(cudaMemcpyAsync(at, sigs.values.data() + kept * P, (n - kept) * P * sizeof(uint32_t),
-                                    cudaMemcpyHostToDevice, s));
-      }
-      if (n > 0) {
-        GD_CUDA_TRY(cudaMemcpyAsync(cache_.set_sizes.data(), corpus.set_sizes->data(), n * sizeof(uint32_t),
-                                    cudaMemcpyHostToDevice, s));
-      }
-      if (!nonempty.empty()) {
-        GD_CUDA_TRY(cudaMemcpyAsync(cache_.nonempty.data(), nonempty.data(), nonempty.size() * sizeof(uint32_t),
-                                    cudaMemcpyHostToDevice, s));
-      }
-      GD_CUDA_TRY(cudaStreamSynchronize(s));  // `nonempty` is a local
-      cache_.nonempty_count = nonempty.size();
-      resident_.release();  // copied into the cache; later rows come from the host copy
-    } catch (const device_out_of_memory&) {
-      cache_ = CorpusCache{};
-      return false;
-    }
-    cache_.key = corpus.signatures;
-    cache_.sizes_key = corpus.set_sizes;
-    cache_.docs = n;
-    cache_.num_perm = sigs.num_perm;
-    cache_.valid = true;
-    return true;
-  }
-
-  device_corpus device_view() const {
-    device_corpus c;
-    c.signatures = cache_.signatures.data();
-    c.set_sizes = cache_.set_sizes.data();
-    c.nonempty = cache_.nonempty.data();
-    c.docs = cache_.docs;
-    c.nonempty_count = cache_.nonempty_count;
-    c.num_perm = cache_.num_perm;
-    return c;
   }
 
   /// Calls f(host pairs) for each chunk of the band's candidates, in candidate order.
@@ -649,7 +571,7 @@ class CudaBackend final : public ComputeBackend {
     for (uint64_t first = 0; first < buckets.pairs; first += pair_chunk) {
       const size_t count = size_t(std::min<uint64_t>(pair_chunk, buckets.pairs - first));
       device_buffer<device_scored_pair> d_out(count, s);
-      const size_t kept = band_verified_pairs_cuda(device_view(), buckets, ep, first, count, d_out.data(), s);
+      const size_t kept = band_verified_pairs_cuda(cache_.view(), buckets, ep, first, count, d_out.data(), s);
       host.resize(kept);
       if (kept > 0) {
         GD_CUDA_TRY(cudaMemcpyAsync(host.data(), d_out.data(), kept * sizeof(device_scored_pair),
@@ -682,18 +604,6 @@ class CudaBackend final : public ComputeBackend {
   };
   enum StagingBuffer : size_t { text_buffer, offsets_buffer, items_buffer, buffers_per_slot };
   static size_t staging_buffer(int slot, StagingBuffer b) { return size_t(slot) * buffers_per_slot + b; }
-  struct CorpusCache {
-    const Signatures* key = nullptr;
-    const std::vector<uint32_t>* sizes_key = nullptr;
-    size_t docs = 0;
-    uint32_t num_perm = 0;
-    bool valid = false;
-    device_buffer<uint32_t> signatures;
-    device_buffer<uint32_t> set_sizes;
-    device_buffer<uint32_t> nonempty;
-    size_t nonempty_count = 0;
-  };
-
   SketchSpec spec_;
   DeviceStream stream_;  // declared before every device buffer: destroyed after them
   DeviceStream upload_;  // async: the uploads and their staging; given back (synchronized) before stream_
@@ -705,7 +615,7 @@ class CudaBackend final : public ComputeBackend {
   device_sketch_params params_;
   size_t sub_batch_budget_ = 0;  // set by the constructor
   Staging staging_[2];
-  CorpusCache cache_;
+  DeviceCorpusCache cache_;  // the corpus of the band passes
   ResidentRows resident_;         // async: the corpus's first rows, kept where they were sketched
   std::vector<Pending> pending_;  // async: queued sub-batches, written at flush()
   Output pending_out_{};          // where they go
