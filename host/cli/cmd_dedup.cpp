@@ -14,6 +14,7 @@
 #include "host/cli/progress_reporter.hpp"
 #include "host/cli/simhash_options.hpp"
 #include "host/cli/skipped_report.hpp"
+#include "host/cli/table_options.hpp"
 #include "host/mpi/mpi_dedup.hpp"
 
 namespace gpudedup::cli {
@@ -35,24 +36,15 @@ const char* dedup_help =
     "  gpudedup dedup --method bloom --bloom-bits 4096 --bloom-measure dice --sample mins docs.jsonl\n"
     "  gpudedup dedup --from-sketches a.sketch b.sketch --removed removed.tsv   # staged route\n";
 
-/// --method's help: every row of the method table.
-std::string method_help() {
-  std::string help = "one of:";
-  for (const MethodEntry& m : method_table()) help += " " + m.name + " (" + m.description + ");";
-  help.back() = '.';
-  return help;
-}
+/// The shared rows of dedup's "Method" section: before the methods' own (--bands, --rows,
+/// --verify, --similarity), and after them.
+std::vector<OptionRow> rows_before_method_options() { return shared_rows({"method", "threshold"}); }
+std::vector<OptionRow> rows_after_method_options() { return shared_rows({"all_pairs", "keep"}); }
 
 void add_dedup_options(cxxopts::Options& o) {
-  o.add_options("Method")
-    ("method", method_help(), cxxopts::value<std::string>()->default_value("minhash"))
-    ("threshold", "similarity threshold in (0, 1]", cxxopts::value<double>()->default_value("0.8"));
-  add_method_options(o, MethodSection::method);  // --bands, --rows, --verify, --similarity
-  o.add_options("Method")
-    ("all-pairs", "with --pairs: list every verified pair, not only those that joined clusters")
-    ("keep", "which member of each cluster to keep: first (in input order), longest or shortest "
-             "(text bytes; ties: the first), or none (remove every member)",
-     cxxopts::value<std::string>()->default_value("first"));
+  add_option_rows(o, rows_before_method_options());
+  add_method_options(o, MethodSection::method);
+  add_option_rows(o, rows_after_method_options());
   o.add_options("Staged route")
     ("from-sketches", "the inputs are sketch files of gpudedup sketch, one per shard, in the order of one run "
                       "over all the shards; --removed gains the shard and record columns and the shards' content "
@@ -76,13 +68,11 @@ std::string opt(const cxxopts::ParseResult& r, const char* name) {
 
 void read_dedup_options(const cxxopts::ParseResult& r, DedupJob& job) {
   Config& c = job.config;
-  c.method = find_method(option<std::string>(r, "method")).name;
-  c.threshold = option<double>(r, "threshold");
-  GD_EXPECTS(c.threshold > 0 && c.threshold <= 1,
-             "--threshold must be in (0, 1], got " + std::to_string(c.threshold));
+  read_option_rows(r, shared_rows({"method"}), c);
+  c.method = find_method(c.method).name;  // an unknown name refused before the other options
+  read_option_rows(r, shared_rows({"threshold"}), c);
   read_method_options(r, MethodSection::method, c);
-  c.all_pairs = r.count("all-pairs") > 0;
-  c.keep = enum_option<KeepPolicy>(r, "keep");
+  read_option_rows(r, rows_after_method_options(), c);
   job.outputs.output = opt(r, "output");
   job.outputs.output_dir = opt(r, "output-dir");
   GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),

@@ -6,6 +6,7 @@
 #include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/cli/strict_options.hpp"
+#include "host/cli/table_options.hpp"
 #include "host/io/read/input_list.hpp"
 
 namespace gpudedup::cli {
@@ -45,13 +46,28 @@ InputOptions read_input_options(const cxxopts::ParseResult& r) {
   return in;
 }
 
-void add_numbering_options(cxxopts::Options& o) {
-  o.add_options("Input")
-    ("first-document-number", "number of the first document and record (ids of records without one start "
-     "there): a run that is one part of a larger numbering", cxxopts::value<uint64_t>()->default_value("0"));
+namespace {
+
+/// --first-document-number.
+std::vector<OptionRow> numbering_rows() { return shared_rows({"first_document_number"}); }
+
+/// The shingle and sketch rows, in help order, around --stopwords: the program's
+/// --stopwords names a FILE of words (the row's value is the list), so it is declared here.
+std::vector<OptionRow> rows_before_stopwords() { return shared_rows({"shingle.kind", "shingle.ngram"}); }
+std::vector<OptionRow> rows_after_stopwords() {
+  return shared_rows({"shingle.stop_word_anchored", "shingle.normalize", "shingle.tokenizer", "minhash.num_perm",
+                      "minhash.family", "seed"});
 }
 
-uint64_t first_document_number(const cxxopts::ParseResult& r) { return option<uint64_t>(r, "first-document-number"); }
+}  // namespace
+
+void add_numbering_options(cxxopts::Options& o) { add_option_rows(o, numbering_rows()); }
+
+uint64_t first_document_number(const cxxopts::ParseResult& r) {
+  Config c;
+  read_option_rows(r, numbering_rows(), c);
+  return c.first_document_number;
+}
 
 size_t batch_size(const cxxopts::ParseResult& r) {
   const auto n = option<size_t>(r, "batch-size");
@@ -60,55 +76,37 @@ size_t batch_size(const cxxopts::ParseResult& r) {
 }
 
 void add_sketch_options(cxxopts::Options& o) {
+  add_option_rows(o, rows_before_stopwords());
   o.add_options("Shingles and sketches")
-    ("shingle", "char or word", cxxopts::value<std::string>()->default_value("char"))
-    ("ngram", "shingle length k, 1..64: code points (char) or tokens (word)", cxxopts::value<int64_t>()->default_value("5"))
     ("stopwords", "word list FILE (one per line): stop words removed before word shingling",
-     cxxopts::value<std::string>())
-    ("stopword-anchored", "word shingles = a stop word plus the next two words "
-     "(built-in English list unless --stopwords)")
-    ("normalize", "text normalization before shingling, a comma list: fold (simple case folding, every "
-     "script), ascii (A-Z only), nfkc (Unicode NFKC first), punct (remove punctuation, category P*); "
-     "or none. White space is always collapsed", cxxopts::value<std::string>()->default_value("fold"))
-    ("tokenizer", "word tokens for word shingles and SimHash: simple (spaces; each CJK character a "
-     "token) or icu (ICU word segmentation, dictionaries for Chinese, Japanese, Thai)",
-     cxxopts::value<std::string>()->default_value("simple"))
-    ("num-perm", "MinHash permutations P, 1..4096", cxxopts::value<int64_t>()->default_value("256"))
-    ("sketch", "MinHash family: classic (P permutations of every shingle) or oph (one permutation hashing "
-     "into P bins, optimal densification: shingles + P work; docs/sketches.md)",
-     cxxopts::value<std::string>()->default_value("classic"))
-    ("seed", "seed of the permutation family", cxxopts::value<uint64_t>()->default_value("1"));
+     cxxopts::value<std::string>());
+  add_option_rows(o, rows_after_stopwords());
 }
 
 void read_sketch_options(const cxxopts::ParseResult& r, Config& c) {
-  c.shingle.kind = enum_option<ShingleKind>(r, "shingle");
-  const auto k = option<int64_t>(r, "ngram");
-  GD_EXPECTS(k >= 1 && k <= 64, "--ngram must be in 1..64, got " + std::to_string(k));
-  c.shingle.ngram = uint32_t(k);
+  read_option_rows(r, rows_before_stopwords(), c);
   if (r.count("stopwords")) {
     c.shingle.stop_words = read_word_list(option<std::string>(r, "stopwords"));
     c.shingle.remove_stop_words = true;
   }
-  c.shingle.stop_word_anchored = r.count("stopword-anchored") > 0;
+  // The program's own wording (the row's is the library's, which Python writes).
+  const auto normalize = option<std::string>(r, "normalize");
+  GD_EXPECTS(parse_normalize(normalize), "--normalize takes a comma list of fold, ascii, nfkc, punct (fold and ascii "
+                                         "exclusive), or none alone; got \"" + normalize + "\"");
+  read_option_rows(r, rows_after_stopwords(), c);
   if (c.shingle.stop_word_anchored) c.shingle.remove_stop_words = false;
-  const auto normalize = parse_normalize(option<std::string>(r, "normalize"));
-  GD_EXPECTS(normalize, "--normalize takes a comma list of fold, ascii, nfkc, punct (fold and ascii "
-                        "exclusive), or none alone; got \"" + option<std::string>(r, "normalize") + "\"");
-  c.shingle.normalize = *normalize;
-  c.shingle.tokenizer = enum_option<Tokenizer>(r, "tokenizer");
-  const auto p = option<int64_t>(r, "num-perm");
-  GD_EXPECTS(p >= 1 && p <= 4096, "--num-perm must be in 1..4096, got " + std::to_string(p));
-  c.minhash.num_perm = uint32_t(p);
-  c.minhash.family = enum_option<SketchFamily>(r, "sketch");
-  c.seed = option<uint64_t>(r, "seed");
 }
 
+namespace {
+
+std::vector<OptionRow> backend_rows() { return shared_rows({"backend"}); }
+std::vector<OptionRow> threads_and_device_rows() { return shared_rows({"threads", "device"}); }
+
+}  // namespace
+
 void add_backend_options(cxxopts::Options& o) {
-  o.add_options("Backend")
-    ("backend", "auto, cpu or cuda (auto: CUDA when a device is found)",
-     cxxopts::value<std::string>()->default_value("auto"))
-    ("threads", "CPU threads, 0..1024 (0 = all cores)", cxxopts::value<int>()->default_value("0"))
-    ("device", "CUDA device ordinal", cxxopts::value<int>()->default_value("0"));
+  add_option_rows(o, backend_rows());
+  add_option_rows(o, threads_and_device_rows());
 }
 
 int threads_option(const cxxopts::ParseResult& r, const std::string& name) {
@@ -119,7 +117,7 @@ int threads_option(const cxxopts::ParseResult& r, const std::string& name) {
 }
 
 void read_backend_options(const cxxopts::ParseResult& r, Config& c) {
-  c.backend = enum_option<Backend>(r, "backend");
+  read_option_rows(r, backend_rows(), c);
   if (c.backend == Backend::automatic) {
     // A GPU this build cannot run is worth a word: auto falls back to the CPU silently
     // only when there is no GPU at all.
@@ -128,9 +126,7 @@ void read_backend_options(const cxxopts::ParseResult& r, Config& c) {
       std::cerr << "gpudedup: --backend auto runs on the CPU: " << status.reason << "\n";
     }
   }
-  c.threads = threads_option(r, "threads");
-  c.device = option<int>(r, "device");
-  GD_EXPECTS(c.device >= 0, "--device must be >= 0");
+  read_option_rows(r, threads_and_device_rows(), c);
 }
 
 bool parse_or_help(cxxopts::Options& o, int argc, char** argv, cxxopts::ParseResult& out) {

@@ -33,26 +33,31 @@ Enum enum_option(const cxxopts::ParseResult& r, const std::string& name) {
 /// --input-format, --text-field, --id-field, --strict, --batch-size, positional inputs.
 void add_input_options(cxxopts::Options& options);
 InputOptions read_input_options(const cxxopts::ParseResult& r);
-/// --first-document-number (dedup, sketch): Config::first_document_number and
-/// InputOptions::first_record_number, for a run that is one part of a larger numbering.
+/// --first-document-number (dedup, sketch), from its row of the option table:
+/// Config::first_document_number and InputOptions::first_record_number, for a run that is
+/// one part of a larger numbering.
 void add_numbering_options(cxxopts::Options& options);
 uint64_t first_document_number(const cxxopts::ParseResult& r);
 /// Documents per batch (--batch-size) and its byte cap.
 size_t batch_size(const cxxopts::ParseResult& r);
 constexpr size_t batch_max_bytes = size_t(256) << 20;  // bounds a batch's text in memory
 
-/// --shingle, --ngram, --stopwords, --stopword-anchored, --num-perm, --seed.
+/// --shingle, --ngram, --stopwords, --stopword-anchored, --normalize, --tokenizer,
+/// --num-perm, --sketch, --seed: the shared rows of the option table (gpudedup/options.hpp),
+/// but --stopwords, which names a FILE of words here.
 void add_sketch_options(cxxopts::Options& options);
-/// Fills config.shingle and config.minhash. @throws usage_error naming the option.
+/// Fills config.shingle, config.minhash and config.seed with the options given.
+/// @throws usage_error naming the option.
 void read_sketch_options(const cxxopts::ParseResult& r, Config& config);
 
 /// Bound of --threads: more threads than this are no use, and far more (65536) crash the
 /// OpenMP runtime.
 constexpr int max_threads = 1024;
-/// Option `name` (--threads) in 0..max_threads. @throws usage_error naming it.
+/// Option `name` in 0..max_threads, for a command's own --threads (gen; the run's
+/// --threads is a row of the option table). @throws usage_error naming it.
 int threads_option(const cxxopts::ParseResult& r, const std::string& name);
 
-/// --backend, --threads, --device.
+/// --backend, --threads, --device: the shared rows of the option table.
 void add_backend_options(cxxopts::Options& options);
 void read_backend_options(const cxxopts::ParseResult& r, Config& config);
 

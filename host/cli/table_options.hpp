@@ -2,6 +2,7 @@
 // The program's flags of the option table (gpudedup/options.hpp): registered, read and
 // refused by walking its rows, so an option is declared once, in its row.
 #include <cxxopts.hpp>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -18,5 +19,9 @@ void add_option_rows(cxxopts::Options& options, const std::vector<OptionRow>& ro
 void read_option_rows(const cxxopts::ParseResult& r, const std::vector<OptionRow>& rows, Config& config);
 /// The library names of the rows whose flags were given, in row order.
 std::vector<std::string> given_params(const cxxopts::ParseResult& r, const std::vector<OptionRow>& rows);
+
+/// The rows of the options every method reads (group "") named by `params` (library
+/// names), in that order: a command says which it takes and where its help shows them.
+std::vector<OptionRow> shared_rows(std::initializer_list<const char*> params);
 
 }  // namespace gpudedup::cli

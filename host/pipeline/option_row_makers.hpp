@@ -92,10 +92,10 @@ std::optional<uint64_t> parse_byte_size(const std::string& text);
 
 /// The built-in rows of the methods' groups, in help order (method_option_rows.cpp).
 std::vector<OptionRow> method_option_rows();
-/// The rows of the options every method reads (shared_option_rows.cpp). The program
-/// declares their flags itself (host/cli/options.cpp, cmd_dedup.cpp), with checks and
-/// messages of its own; tests/cli/cli_option_table_test.cpp holds it to the rows' kinds
-/// and defaults.
+/// The rows of the options every method reads (shared_option_rows.cpp), each under the
+/// program's help heading. The program registers and reads their flags from these rows
+/// (host/cli/options.cpp, cmd_dedup.cpp), all but --stopwords (a FILE there, a list
+/// here); tests/cli/cli_option_table_test.cpp holds its help to the rows' text.
 std::vector<OptionRow> shared_option_rows();
 
 }  // namespace gpudedup::detail

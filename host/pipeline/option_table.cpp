@@ -19,12 +19,10 @@ bool reads(const MethodEntry& m, const std::string& group) {
 }  // namespace
 
 std::vector<OptionRow> option_table() {
-  static const std::vector<OptionRow> built_in = [] {
-    std::vector<OptionRow> rows = detail::shared_option_rows();
-    for (OptionRow& r : detail::method_option_rows()) rows.push_back(std::move(r));
-    return rows;
-  }();
-  std::vector<OptionRow> rows = built_in;
+  // The shared rows are built per call: --method's help lists the method table as it is now.
+  static const std::vector<OptionRow> method_rows = detail::method_option_rows();
+  std::vector<OptionRow> rows = detail::shared_option_rows();
+  rows.insert(rows.end(), method_rows.begin(), method_rows.end());
   for (const MethodEntry& m : method_table()) rows.insert(rows.end(), m.options.begin(), m.options.end());
   return rows;
 }

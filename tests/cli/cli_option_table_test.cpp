@@ -1,7 +1,7 @@
 // Every row of the option table (gpudedup/options.hpp) that has a flag is an option of
-// `gpudedup dedup`: listed by --help with its kind and the Config's default, and refused
-// for a method that does not read its group; every option --help lists in a method's
-// section is a row.
+// `gpudedup dedup`: listed by --help with its kind and the Config's default, its help
+// text the row's (dedup, sketch, index: the shared rows too), and refused for a method
+// that does not read its group; every option --help lists in a method's section is a row.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -65,6 +65,47 @@ TEST(CliOptionTable, EveryRowWithAFlagIsListedWithItsKindAndDefault) {
     }
   }
   EXPECT_GE(rows, 25u) << "the table has the methods' options";
+}
+
+/// The entry of --FLAG in a help text, its lines joined with single spaces: the help and
+/// the default, without the flag and its value; empty when --FLAG is not listed.
+std::string help_entry(const std::string& help, const std::string& flag) {
+  std::smatch at;
+  if (!std::regex_search(help, at, std::regex("\n  (-\\w, |    )--" + flag + "( \\w+)?(  |\n)"))) return "";
+  const std::string rest = at.suffix();
+  // Up to the next option's line or the end of the section (a blank line).
+  std::smatch next;
+  const std::string entry =
+      std::regex_search(rest, next, std::regex("\n(  (-\\w,|   ) --|\n)")) ? next.prefix().str() : rest;
+  const std::string flat = std::regex_replace(entry, std::regex("\\s+"), " ");
+  const size_t first = flat.find_first_not_of(' '), last = flat.find_last_not_of(' ');
+  return first == std::string::npos ? "" : flat.substr(first, last - first + 1);
+}
+
+std::string flattened(const std::string& text) { return std::regex_replace(text, std::regex("\\s+"), " "); }
+
+// The program shows each row's own help and default: the row is the one declaration of the
+// flag, so its help cannot drift from the program's. dedup takes every row; sketch and index
+// the shingle, sketch and backend rows (their --method and LSH flags are their own).
+TEST(CliOptionTable, EveryRowsHelpIsTheRowsText) {
+  const std::set<std::string> sketch_headings = {"Shingles and sketches", "Backend"};
+  const std::vector<std::pair<std::string, std::set<std::string>>> commands = {
+      {"dedup", {}}, {"sketch", {"Input", "Shingles and sketches", "Backend"}}, {"index create", sketch_headings},
+      {"index add", sketch_headings}, {"index query", sketch_headings}};
+  size_t compared = 0;
+  for (const auto& [command, headings] : commands) {
+    const auto r = test_support::run_cli(command + " --help");
+    ASSERT_EQ(r.code, 0) << command << ": " << r.err;
+    for (const OptionRow& row : option_table()) {
+      // A list row's flag is the program's own (--stopwords reads a FILE of words).
+      if (row.flag.empty() || row.kind == OptionKind::list) continue;
+      if (!headings.empty() && !headings.count(row.heading)) continue;
+      const std::string want = flattened(row.help) + (row.has_default ? " (default: " + row.get(Config{}) + ")" : "");
+      EXPECT_EQ(help_entry(r.out, row.flag), want) << command << " --" << row.flag;
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 40u) << "dedup's rows and the shared rows of sketch and index";
 }
 
 TEST(CliOptionTable, EveryMethodSectionOptionIsARow) {
