@@ -133,7 +133,7 @@ int run_dedup_command(int argc, char** argv) {
   DedupJob job;
   if (r.count("from-sketches")) {
     refuse_options(r, {"input-format", "text-field", "id-field", "strict", "batch-size", "shingle", "ngram",
-                       "stopwords", "stopword-anchored", "num-perm", "sketch", "seed"},
+                       "stopwords", "stopword-anchored", "normalize", "tokenizer", "num-perm", "sketch", "seed"},
                    "does not apply to --from-sketches: the sketch files hold what gpudedup sketch read and how");
     if (r.count("inputs")) job.sketches = option<std::vector<std::string>>(r, "inputs");
     GD_EXPECTS(!job.sketches.empty(), "--from-sketches: name the sketch files, one per shard, in input order");

@@ -194,6 +194,12 @@ TEST_F(CliStaged, SketchFilesMadeOtherwiseAreRefusedNamingFileAndParameter) {
   const auto r = run_cli("dedup --from-sketches " + path("a.sketch") + " --num-perm 64 --removed " + path("r.tsv"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--num-perm does not apply to --from-sketches"), std::string::npos) << r.err;
+  // The sketch files hold the normalization and tokens they were made with: refused, not ignored.
+  for (const char* option : {"--normalize ascii", "--tokenizer simple"}) {
+    const auto again = run_cli("dedup --from-sketches " + path("a.sketch") + " " + option + " --removed " + path("r.tsv"));
+    EXPECT_EQ(again.code, 2) << option;
+    EXPECT_NE(again.err.find("does not apply to --from-sketches"), std::string::npos) << again.err;
+  }
 }
 
 TEST_F(CliStaged, FilterReportsLinesThatNameNoDocumentAndStrictRefusesThem) {
