@@ -4,6 +4,8 @@
 // renumbered), so its answer — removed list, pairs, clusters, every keep policy — is
 // that run's.
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "host/core/stage_clock.hpp"
 #include "host/io/write/result_writers.hpp"
 #include "host/pipeline/job_outputs.hpp"
+#include "host/pipeline/run_job.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -82,100 +85,115 @@ void write_input_lines(std::ostream& out, const SketchHeader& h) {
   }
 }
 
+/// The staged route: the signatures of the sketch files go to the MinHash engine; the
+/// texts are not at hand (no replay, no kept records to copy), and the removed list
+/// carries the shards' input table and each document's shard and record.
+class SketchFilesSource final : public JobSource {
+ public:
+  explicit SketchFilesSource(const DedupJob& job) : files_(output_paths(job.outputs), sketch_inputs(job)) {
+    // Every header first: a file made another way stops the run before any work.
+    for (const auto& path : job.sketches) {
+      headers_.push_back(read_sketch_file(path, nullptr));
+      const std::string diff = first_difference(headers_.front(), headers_.back());
+      if (!diff.empty()) {
+        throw usage_error(path + ": made with " + diff + " (" + job.sketches.front() +
+                          "): sketch every shard with the same options");
+      }
+    }
+    used_ = job;
+    used_.config = config_of(job, headers_.front());
+    engine_.emplace(used_.config);
+  }
+
+  DedupMethod& method() override { return *engine_; }
+  const DedupJob& job() const override { return used_; }
+  OutputSet& files() override { return files_; }
+
+  void feed(DedupSummary& s, const FirstPassReport&) override {
+    const bool lengths = compares_lengths(used_.config.keep);
+    // Records of the shards before this one, after those before the run (a run numbered
+    // from Config::first_document_number).
+    uint64_t record_offset = used_.config.first_document_number;
+    // Signatures go to the engine a chunk at a time: the files are never held whole.
+    constexpr size_t chunk_documents = 65536;
+    Signatures chunk;
+    chunk.num_perm = used_.config.minhash.num_perm;
+    std::vector<uint32_t> set_sizes;
+    auto add_chunk = [&] {
+      engine_->add_signatures(chunk, set_sizes);
+      chunk.values.clear();
+      set_sizes.clear();
+    };
+    SketchRecord rec;
+    for (size_t f = 0; f < used_.sketches.size(); ++f) {
+      const auto t0 = stage_clock::now();
+      SketchFileReader reader(used_.sketches[f]);
+      const SketchHeader& h = reader.header();
+      while (reader.next(rec)) {
+        ids_.add(h.ids_are_record_numbers ? std::to_string(record_offset + rec.record) : rec.id);
+        from_.file_of.push_back(uint32_t(f));
+        from_.record_of.push_back(rec.record);
+        if (lengths) text_bytes_.push_back(rec.text_bytes);
+        set_sizes.push_back(rec.set_size);
+        chunk.values.append(rec.values.data(), rec.values.size());
+        if (set_sizes.size() == chunk_documents) add_chunk();
+      }
+      from_.shards.push_back(h.shard);
+      s.input.records += h.records;
+      s.input.documents += h.documents;
+      record_offset += h.records;
+      s.seconds_read += seconds_since(t0);
+    }
+    add_chunk();
+    s.input.skipped = s.input.records - s.input.documents;
+    if (s.input.documents == 0) {
+      throw data_error("the sketch files hold no document (" + std::to_string(s.input.records) +
+                       " records read when they were made); nothing was written");
+    }
+  }
+
+  const IdTable& ids() const override { return ids_; }
+  const std::vector<uint64_t>& text_bytes() const override { return text_bytes_; }
+
+  RouteOutputs route_outputs(const DedupSummary&, const WrittenReport&) override {
+    RouteOutputs route;
+    route.removed_head = [this](std::ostream& out) {
+      for (const SketchHeader& h : headers_) write_input_lines(out, h);
+    };
+    route.removed_line_end = [this](std::ostream& o, uint32_t d) {
+      o.put('\t');
+      write_tsv_field(o, from_.shards[from_.file_of[d]]);
+      o << '\t' << from_.record_of[d];
+    };
+    return route;
+  }
+
+ private:
+  static std::vector<NamedPath> sketch_inputs(const DedupJob& job) {
+    GD_EXPECTS(job.input.paths.empty(), "`input.paths`: a run from sketch files reads no other input");
+    GD_EXPECTS(job.config.method == "minhash",
+               "`method` " + job.config.method + ": sketch files hold MinHash signatures; use `method` minhash");
+    GD_EXPECTS(job.outputs.output.empty() && job.outputs.output_dir.empty(),
+               "`outputs.output`, `outputs.output_dir`: a run from sketch files has no records to copy; write "
+               "`outputs.removed` and copy each shard's kept records with gpudedup filter");
+    std::vector<NamedPath> inputs;
+    for (const auto& path : job.sketches) inputs.push_back({"sketches", path});
+    return inputs;
+  }
+
+  OutputSet files_;
+  std::vector<SketchHeader> headers_;
+  DedupJob used_;  ///< the job with the files' sketch parameters
+  std::optional<MinHashEngine> engine_;
+  IdTable ids_;
+  Origins from_;
+  std::vector<uint64_t> text_bytes_;
+};
+
 }  // namespace
 
 DedupSummary run_dedup_from_sketches(const DedupJob& job, const ProgressCallback& progress) {
-  const auto t_start = stage_clock::now();
-  GD_EXPECTS(job.input.paths.empty(), "`input.paths`: a run from sketch files reads no other input");
-  GD_EXPECTS(job.config.method == "minhash",
-             "`method` " + job.config.method + ": sketch files hold MinHash signatures; use `method` minhash");
-  GD_EXPECTS(job.outputs.output.empty() && job.outputs.output_dir.empty(),
-             "`outputs.output`, `outputs.output_dir`: a run from sketch files has no records to copy; write `outputs.removed` and "
-             "copy each shard's kept records with gpudedup filter");
-  std::vector<NamedPath> inputs;
-  for (const auto& path : job.sketches) inputs.push_back({"sketches", path});
-  OutputSet files(output_paths(job.outputs), inputs);
-
-  // Every header first: a file made another way stops the run before any work.
-  std::vector<SketchHeader> headers;
-  for (const auto& path : job.sketches) {
-    headers.push_back(read_sketch_file(path, nullptr));
-    const std::string diff = first_difference(headers.front(), headers.back());
-    if (!diff.empty()) {
-      throw usage_error(path + ": made with " + diff + " (" + job.sketches.front() +
-                        "): sketch every shard with the same options");
-    }
-  }
-  DedupJob used = job;
-  used.config = config_of(job, headers.front());
-  MinHashEngine engine(used.config);
-
-  DedupSummary s;
-  s.backend = engine.backend();
-  IdTable ids;
-  Origins from;
-  std::vector<uint64_t> text_bytes;
-  const bool lengths = compares_lengths(job.config.keep);
-  // Records of the shards before this one, after those before the run (a run numbered
-  // from Config::first_document_number).
-  uint64_t record_offset = job.config.first_document_number;
-  // Signatures go to the engine a chunk at a time: the files are never held whole.
-  constexpr size_t chunk_documents = 65536;
-  Signatures chunk;
-  chunk.num_perm = used.config.minhash.num_perm;
-  std::vector<uint32_t> set_sizes;
-  auto add_chunk = [&] {
-    engine.add_signatures(chunk, set_sizes);
-    chunk.values.clear();
-    set_sizes.clear();
-  };
-  SketchRecord rec;
-  for (size_t f = 0; f < job.sketches.size(); ++f) {
-    const auto t0 = stage_clock::now();
-    SketchFileReader reader(job.sketches[f]);
-    const SketchHeader& h = reader.header();
-    while (reader.next(rec)) {
-      ids.add(h.ids_are_record_numbers ? std::to_string(record_offset + rec.record) : rec.id);
-      from.file_of.push_back(uint32_t(f));
-      from.record_of.push_back(rec.record);
-      if (lengths) text_bytes.push_back(rec.text_bytes);
-      set_sizes.push_back(rec.set_size);
-      chunk.values.append(rec.values.data(), rec.values.size());
-      if (set_sizes.size() == chunk_documents) add_chunk();
-    }
-    from.shards.push_back(h.shard);
-    s.input.records += h.records;
-    s.input.documents += h.documents;
-    record_offset += h.records;
-    s.seconds_read += seconds_since(t0);
-  }
-  add_chunk();
-  s.input.skipped = s.input.records - s.input.documents;
-  if (s.input.documents == 0) {
-    throw data_error("the sketch files hold no document (" + std::to_string(s.input.records) +
-                     " records read when they were made); nothing was written");
-  }
-
-  if (progress) progress({"candidates", engine.size(), 0, 0, seconds_since(t_start)});
-  s.result = engine.finish();
-  settle_result(s, engine, job.config.keep, text_bytes);
-
-  if (progress) progress({"write", engine.size(), 0, 0, seconds_since(t_start)});
-  const auto t_write = stage_clock::now();
-  RouteOutputs route;
-  route.removed_head = [&](std::ostream& out) {
-    for (const SketchHeader& h : headers) write_input_lines(out, h);
-  };
-  route.removed_line_end = [&](std::ostream& o, uint32_t d) {
-    o.put('\t');
-    write_tsv_field(o, from.shards[from.file_of[d]]);
-    o << '\t' << from.record_of[d];
-  };
-  write_outputs(files, s.result, ids, route);
-  s.seconds_write = seconds_since(t_write);
-  s.seconds_total = seconds_since(t_start);
-  commit_outputs(files, used, s);
-  return s;
+  return run_job([&] { return std::make_unique<SketchFilesSource>(job); }, progress);
 }
 
 }  // namespace gpudedup::detail

@@ -16,8 +16,8 @@
 #include "host/io/write/kept_sink.hpp"
 #include "host/io/read/nothing_read.hpp"
 #include "host/io/write/shard_outputs.hpp"
-#include "host/pipeline/job_eta.hpp"
 #include "host/pipeline/job_outputs.hpp"
+#include "host/pipeline/run_job.hpp"
 #include "host/pipeline/text_replay.hpp"
 
 namespace gpudedup {
@@ -48,10 +48,6 @@ class CountingSink : public KeptSink {
   KeptSink* inner_ = nullptr;
   uint64_t count_ = 0;
 };
-
-}  // namespace
-
-namespace {
 
 /// What the first pass keeps per document, for the outputs: its id (its bytes and an 8 B
 /// offset: the removed, pairs and clusters files name documents by it), its record only
@@ -97,6 +93,140 @@ void fail_if_nothing_read(const InputOptions& in, const InputStats& st) {
   if (st.documents == 0) throw data_error(io::nothing_read_message(in, st));
 }
 
+/// The route of records from files: the first pass reads and sketches them (after the
+/// method's prepass, when it needs one), the replay reads texts again, and a second pass
+/// copies the kept records.
+class FilesSource final : public detail::JobSource {
+ public:
+  explicit FilesSource(const DedupJob& job)
+      : job_(job),
+        method_(make_method(job.config)),
+        needs_(method_->needs()),
+        input_(input_options(job, needs_)),
+        // Checked and opened before any work: an output that is an input, or two outputs
+        // on one file, stop the run here; a folder input does not read the outputs inside it.
+        kept_as_(kept_format(job.outputs.output, input_)),  // refused now, not after the work
+        files_(output_paths(job.outputs), input_paths(input_)) {
+    files_.skip_outputs(input_);
+  }
+
+  DedupMethod& method() override { return *method_; }
+  const DedupJob& job() const override { return job_; }
+  OutputSet& files() override { return files_; }
+  const char* first_stage() const override { return needs_.prepass ? "prepass" : "sketch"; }
+
+  void feed(DedupSummary& s, const detail::FirstPassReport& report) override {
+    // A prepass reads the input once more before the candidates: both reads are the
+    // first pass of the ETA.
+    detail::FirstPassRead at;
+    at.reads = needs_.prepass ? 2 : 1;
+    // A method that needs a first pass (SimHash's idf weights) sees every batch twice.
+    if (needs_.prepass) {
+      for (const auto& path : input_.paths) {
+        GD_EXPECTS(path != "-", "`method` " + job_.config.method +
+                                    " with these options reads the input twice: give a file, not - (stdin)");
+      }
+      RecordReader prepass_reader(input_);
+      at.stage = "prepass";
+      read_all(s, prepass_reader, at, report, [&](const InputBatch& b) { method_->prepass(b.docs); });
+      at.bytes_before = prepass_reader.stats().bytes;
+    }
+
+    // Pass 1: read and sketch. The output folder's files are checked before it: an
+    // output per input file needs the inputs' list.
+    reader_.emplace(input_);
+    if (!job_.outputs.output_dir.empty()) shards_.emplace(files_, *reader_, job_.outputs.output_dir);
+    if (!job_.outputs.output.empty() && kept_as_ == KeptFormat::records) refuse_parquet_as_lines(*reader_, job_.outputs.output);
+    at.stage = "sketch";
+    read_all(s, *reader_, at, report, [&](const InputBatch& b) {
+      for (size_t i = 0; i < b.size(); ++i) {
+        kept_.ids.add(b.ids[i]);
+        kept_.records.add(b.records[i]);
+        if (compares_lengths(job_.config.keep)) kept_.text_bytes.push_back(b.docs.text(i).size());
+      }
+      method_->add(b.docs, b.meta);
+    });
+    s.input = reader_->stats();
+    fail_if_nothing_read(input_, s.input);
+  }
+
+  TextReplay text_replay() override {
+    return detail::replay_documents(*reader_, kept_.records, reader_->stats().records);
+  }
+  const detail::IdTable& ids() const override { return kept_.ids; }
+  const std::vector<uint64_t>& text_bytes() const override { return kept_.text_bytes; }
+
+  detail::RouteOutputs route_outputs(const DedupSummary& s, const detail::WrittenReport& written) override {
+    keep_.assign(s.input.records, 0);
+    kept_.records.for_each([&](uint64_t, uint64_t record) { keep_[record] = 1; });
+    for (const auto& x : detail::removed_documents(s.result)) keep_[kept_.records.record_of(x.document)] = 0;
+    detail::RouteOutputs route;
+    route.kept = [this, written] { copy_kept(written); };
+    return route;
+  }
+
+ private:
+  /// Reads every batch of a fresh pass over the input into `use`. With parsing threads
+  /// the next batch is read while `use` works on this one; seconds_read is then the time
+  /// spent waiting for it.
+  template <class Use>
+  void read_all(DedupSummary& s, RecordReader& reader, detail::FirstPassRead& at,
+                const detail::FirstPassReport& report, Use&& use) {
+    std::optional<io::BatchPrefetcher> ahead;
+    if (reader.reader_threads() > 1) {
+      try {
+        ahead.emplace(reader, job_.batch_size, job_.batch_max_bytes);
+      } catch (const std::system_error&) {  // no thread to be had (a memory limit): read here
+      }
+    }
+    InputStats read_so_far;
+    for (;;) {
+      const auto t0 = clock_type::now();
+      const bool more = ahead ? ahead->next(batch_, read_so_far)
+                              : reader.next(batch_, job_.batch_size, job_.batch_max_bytes);
+      s.seconds_read += seconds_since(t0);
+      if (!more) break;
+      use(batch_);
+      if (!report) continue;
+      at.bytes = ahead ? read_so_far.bytes : reader.stats().bytes;
+      at.total_bytes = reader.expected_bytes();
+      report(at);
+    }
+  }
+
+  /// The second pass: the kept records (keep_) to the output, or to one per input file.
+  void copy_kept(const detail::WrittenReport& written) {
+    RecordReader& reader = *reader_;
+    if (AtomicOutputFile* file = files_.file("outputs.output")) {
+      if (kept_as_ == KeptFormat::parquet) {
+        reader.write_kept(keep_, file->stream(), kept_as_);
+      } else {
+        // The output's format (plain, .zst, .gz) is its writer's business (host/io/kept_sink).
+        const std::unique_ptr<KeptSink> sink = io::make_kept_sink(file->path(), file->stream());
+        CountingSink counted(written);
+        reader.write_kept(keep_, [&](size_t) { return counted.wrap(sink.get()); });
+        sink->finish();
+      }
+    }
+    if (shards_) {
+      CountingSink counted(written);
+      shards_->write_kept(reader, keep_, [&](KeptSink* sink) { return counted.wrap(sink); });
+    }
+  }
+
+  const DedupJob& job_;
+  const std::unique_ptr<DedupMethod> method_;
+  const MethodNeeds needs_;
+  InputOptions input_;  // its outputs skipped when a folder is read
+  const KeptFormat kept_as_;
+  OutputSet files_;
+  std::optional<RecordReader> reader_;  ///< the first pass's, read again by the replay and the copy
+  std::optional<io::ShardOutputs> shards_;
+  InputBatch batch_;
+  ReadState kept_;
+  std::vector<uint8_t> keep_;  ///< per record: 1 to copy
+};
+
 }  // namespace
 
 DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
@@ -104,144 +234,7 @@ DedupSummary run_dedup(const DedupJob& job, const ProgressCallback& progress) {
   GD_EXPECTS(job.batch_size >= 1, "`batch_size` must be >= 1");
   GD_EXPECTS(job.outputs.output.empty() || job.outputs.output_dir.empty(),
              "`outputs.output` and `outputs.output_dir` both take the kept records: give one of them");
-  const auto t_start = clock_type::now();
-  DedupSummary s;
-  const std::unique_ptr<DedupMethod> method = make_method(job.config);
-  const MethodNeeds needs = method->needs();
-  InputOptions input = input_options(job, needs);
-  // Checked and opened before any work: an output that is an input, or two outputs on
-  // one file, stop the run here; a folder input does not read the outputs inside it.
-  const KeptFormat kept_as = kept_format(job.outputs.output, input);  // refused now, not after the work
-  OutputSet files(output_paths(job.outputs), input_paths(input));
-  files.skip_outputs(input);
-  s.backend = method->backend();
-
-  Progress p;
-  detail::JobEta eta;
-  // A prepass reads the input once more before the candidates: both reads are the first
-  // pass of the ETA.
-  const uint64_t reads = needs.prepass ? 2 : 1;
-  uint64_t bytes_before = 0;  // of the prepass, once it is done
-  auto send = [&](const char* stage) {
-    p.stage = stage;
-    p.documents = method->size();
-    p.seconds = seconds_since(t_start);
-    p.fraction = eta.fraction(p.seconds);
-    progress(p);
-  };
-  auto report = [&](const char* stage, const RecordReader& reader, const InputStats& read_so_far) {
-    if (!progress) return;
-    p.input_bytes = read_so_far.bytes;
-    p.total_input_bytes = reader.expected_bytes();
-    eta.first_pass(seconds_since(t_start), s.seconds_read, bytes_before + p.input_bytes, reads * p.total_input_bytes);
-    send(stage);
-  };
-  // Reads every batch of a fresh pass over the input into `use`. With parsing threads the
-  // next batch is read while `use` works on this one; seconds_read is then the time spent
-  // waiting for it.
-  InputBatch batch;
-  auto read_all = [&](RecordReader& reader, const char* stage, auto&& use) {
-    std::optional<io::BatchPrefetcher> ahead;
-    if (reader.reader_threads() > 1) {
-      try {
-        ahead.emplace(reader, job.batch_size, job.batch_max_bytes);
-      } catch (const std::system_error&) {  // no thread to be had (a memory limit): read here
-      }
-    }
-    if (!ahead) {
-      for (;;) {
-        const auto t0 = clock_type::now();
-        const bool more = reader.next(batch, job.batch_size, job.batch_max_bytes);
-        s.seconds_read += seconds_since(t0);
-        if (!more) break;
-        use(batch);
-        report(stage, reader, reader.stats());
-      }
-      return;
-    }
-    InputStats read_so_far;
-    for (;;) {
-      const auto t0 = clock_type::now();
-      const bool more = ahead->next(batch, read_so_far);
-      s.seconds_read += seconds_since(t0);
-      if (!more) break;
-      use(batch);
-      report(stage, reader, read_so_far);
-    }
-  };
-
-  if (progress) send(needs.prepass ? "prepass" : "sketch");  // the line shows before the first batch
-
-  // A method that needs a first pass (SimHash's idf weights) sees every batch twice.
-  if (needs.prepass) {
-    for (const auto& path : input.paths) {
-      GD_EXPECTS(path != "-", "`method` " + job.config.method +
-                                  " with these options reads the input twice: give a file, not - (stdin)");
-    }
-    RecordReader prepass_reader(input);
-    read_all(prepass_reader, "prepass", [&](const InputBatch& b) { method->prepass(b.docs); });
-    bytes_before = prepass_reader.stats().bytes;
-  }
-
-  // Pass 1: read and sketch. The output folder's files are checked before it: an output
-  // per input file needs the inputs' list.
-  RecordReader reader(input);
-  std::optional<io::ShardOutputs> shards;
-  if (!job.outputs.output_dir.empty()) shards.emplace(files, reader, job.outputs.output_dir);
-  if (!job.outputs.output.empty() && kept_as == KeptFormat::records) refuse_parquet_as_lines(reader, job.outputs.output);
-  ReadState kept;
-  read_all(reader, "sketch", [&](const InputBatch& b) {
-    for (size_t i = 0; i < b.size(); ++i) {
-      kept.ids.add(b.ids[i]);
-      kept.records.add(b.records[i]);
-      if (compares_lengths(job.config.keep)) kept.text_bytes.push_back(b.docs.text(i).size());
-    }
-    method->add(b.docs, b.meta);
-  });
-  s.input = reader.stats();
-  fail_if_nothing_read(input, s.input);
-
-  eta.candidates(seconds_since(t_start));
-  if (progress) send("candidates");
-  method->set_text_replay(detail::replay_documents(reader, kept.records, s.input.records));
-  s.result = method->finish();
-  detail::settle_result(s, *method, job.config.keep, kept.text_bytes);
-
-  // Pass 2: outputs.
-  auto written = [&](uint64_t n) {
-    if (!progress) return;
-    p.written = n;
-    eta.write(seconds_since(t_start), n, s.kept);
-    send("write");
-  };
-  written(0);
-  const auto t_write = clock_type::now();
-  std::vector<uint8_t> keep(s.input.records, 0);
-  kept.records.for_each([&](uint64_t, uint64_t record) { keep[record] = 1; });
-  for (const auto& x : detail::removed_documents(s.result)) keep[kept.records.record_of(x.document)] = 0;
-  detail::RouteOutputs route;
-  route.kept = [&] {
-    if (AtomicOutputFile* file = files.file("outputs.output")) {
-      if (kept_as == KeptFormat::parquet) {
-        reader.write_kept(keep, file->stream(), kept_as);
-      } else {
-        // The output's format (plain, .zst, .gz) is its writer's business (host/io/kept_sink).
-        const std::unique_ptr<KeptSink> sink = io::make_kept_sink(file->path(), file->stream());
-        CountingSink counted(written);
-        reader.write_kept(keep, [&](size_t) { return counted.wrap(sink.get()); });
-        sink->finish();
-      }
-    }
-    if (shards) {
-      CountingSink counted(written);
-      shards->write_kept(reader, keep, [&](KeptSink* sink) { return counted.wrap(sink); });
-    }
-  };
-  detail::write_outputs(files, s.result, kept.ids, route);
-  s.seconds_write = seconds_since(t_write);
-  s.seconds_total = seconds_since(t_start);
-  detail::commit_outputs(files, job, s);
-  return s;
+  return detail::run_job([&] { return std::make_unique<FilesSource>(job); }, progress);
 }
 
 }  // namespace gpudedup
