@@ -205,7 +205,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   t0 = stage_clock::now();
   ClusteredDocs clustered;
   if (!job.outputs.removed.empty() || !job.outputs.clusters.empty() || job.config.keep != KeepPolicy::first) {
-    clustered = gather_clustered(ex, in, label, has_members, record_offset);
+    clustered = gather_clustered(ex, in, label, has_members, record_offset, detail::compares_lengths(job.config.keep));
   }
   const std::vector<uint8_t> kept = kept_documents(ex, firsts, in, label, job.config.keep, clustered);
   std::unique_ptr<OutputSet> files;

@@ -171,10 +171,10 @@ void write_kept_shards(Exchange& ex, RankInput& in, const std::vector<uint8_t>& 
 }
 
 ClusteredDocs gather_clustered(Exchange& ex, const RankInput& in, const std::vector<uint64_t>& label,
-                               const std::vector<uint8_t>& has_members, uint64_t record_offset) {
-  // Records of clustered documents: doc, representative, text length (when read), id
+                               const std::vector<uint8_t>& has_members, uint64_t record_offset, bool lengths) {
+  // Records of clustered documents: doc, representative, text length (with `lengths`), id
   // length, id bytes.
-  const bool lengths = !in.text_bytes.empty();
+  GD_EXPECTS(!lengths || in.text_bytes.size() == label.size(), "gather_clustered: a text length per document");
   std::string mine;
   auto put = [&](const void* p, size_t n) { mine.append(static_cast<const char*>(p), n); };
   for (size_t d = 0; d < label.size(); ++d) {

@@ -48,8 +48,11 @@ struct ClusteredDocs {
   std::vector<uint64_t> text_bytes;  ///< per clustered document, when read
   std::vector<uint64_t> documents;   ///< per clustered document, its global number
 };
+/// `lengths`: the records carry text lengths (a keep policy that compares them); the same
+/// on every rank, so that rank 0 reads each part in the layout it was written in, even
+/// from a rank that read no document.
 ClusteredDocs gather_clustered(Exchange& ex, const RankInput& in, const std::vector<uint64_t>& label,
-                               const std::vector<uint8_t>& has_members, uint64_t record_offset);
+                               const std::vector<uint8_t>& has_members, uint64_t record_offset, bool lengths);
 
 /// Which of this rank's documents the job keeps, by local index. Under `keep` first the
 /// label alone says it (label[d] == its own number); under another policy rank 0 applies

@@ -4,7 +4,9 @@
 // `gpudedup gen` lie within k = 16), listing them costs far more than the MinHash bands
 // of the signatures `--verify estimate` keeps anyway. Then the candidates are the band
 // pairs that also lie within k: a subset of the search's, less the pairs that share no
-// band (the S-curve's miss, as for `--method minhash`).
+// band (the S-curve's miss, as for `--method minhash`) and, in a bucket of more than 64
+// members without --all-pairs, the pairs beyond a member's 8 predecessors (not completed
+// as MinHash completes them; docs/simhash.md).
 #include <cstddef>
 #include <cstdint>
 #include <string>

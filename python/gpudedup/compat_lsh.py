@@ -118,7 +118,7 @@ class MinHashLSH:
     def query(self, minhash: MinHash) -> List[Hashable]:
         """The keys sharing at least one band bucket with `minhash` (candidates, not verified)."""
         with library_errors():
-            docs = self._buckets.query(self._values(minhash))
+            docs = self._buckets.query(self._values(minhash, take_family=False))
         keys = [self._key_of[d] for d in docs]
         if self._more:
             keys = list(dict.fromkeys(keys))
@@ -127,7 +127,7 @@ class MinHashLSH:
     def add_to_query_buffer(self, minhash: MinHash) -> None:
         """Keeps `minhash`'s band keys for collect_query_buffer()."""
         with library_errors():
-            self._query_buffer.append(self._buckets.band_keys(self._values(minhash)))
+            self._query_buffer.append(self._buckets.band_keys(self._values(minhash, take_family=False)))
 
     def collect_query_buffer(self) -> List[Hashable]:
         """The keys in every band bucket of every MinHash buffered since the last call
@@ -172,6 +172,8 @@ class MinHashLSH:
             self._buckets.remove(d)
         del self._doc_of[key]
         self._more.pop(key, None)
+        if not self._doc_of:
+            self._family = None  # empty again: the next insert chooses
 
     def is_empty(self) -> bool:
         """True when no key is in the LSH."""
@@ -234,11 +236,14 @@ class MinHashLSH:
     def _stored(self, key: Hashable) -> Hashable:
         return pickle.dumps(key) if self.prepickle else key
 
-    def _values(self, minhash: MinHash) -> np.ndarray:
+    def _values(self, minhash: MinHash, take_family: bool = True) -> np.ndarray:
+        """The MinHash's values; an insert makes its family the LSH's, a query only checks it
+        (a query of an empty LSH fixes nothing)."""
         refuse_foreign(minhash, "minhash")
         if minhash.num_perm != self.h:
             raise ValueError(f"the MinHash has num_perm {minhash.num_perm}, this LSH takes {self.h}")
-        self._take_family(minhash.family)
+        if take_family or self._family is not None:
+            self._take_family(minhash.family)
         return minhash.hashvalues
 
     def _take_family(self, family: str) -> None:

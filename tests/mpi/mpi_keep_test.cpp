@@ -104,4 +104,21 @@ TEST(MpiKeep, OutputPerInputFollowsThePolicy) {
   }
 }
 
+// A rank that reads no document (its share one record that is skipped) still writes its
+// part of the clustered documents in the layout rank 0 reads: with text lengths.
+TEST(MpiKeep, ARankWithoutDocumentsKeepsTheLayout) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  // The shards as one gzip file, which is not cut into line ranges: rank 1 reads it, rank 0
+  // reads only the small file before it, whose one record is not JSON.
+  const std::string shards = corpus(dir);
+  ASSERT_EQ(test_support::run_shell("cat" + shards + " | gzip -c > " + dir.path("all.jsonl.gz")), 0);
+  const std::string inputs = " " + dir.write("skip.jsonl", "not json\n") + " " + dir.path("all.jsonl.gz") +
+                             " --id-field id --keep longest";
+  std::string err;
+  ASSERT_EQ(run_dedup(dir, inputs + output_args(dir, "single"), 0, &err), 0) << err;
+  ASSERT_EQ(run_dedup(dir, inputs + output_args(dir, "ranks"), 2, &err), 0) << err;
+  EXPECT_EQ(outputs(dir, "ranks"), outputs(dir, "single"));
+}
+
 }  // namespace

@@ -103,6 +103,22 @@ def test_families_are_never_compared():
     assert MinHash(seed=2**32, family="gpudedup").seed == 2**32
 
 
+def test_an_lsh_takes_its_family_from_inserts_only():
+    ours, engine = MinHash(num_perm=8), minhashes(["a b c d e f g"], num_perm=8, backend="cpu")[0]
+    ours.update(b"a")
+    lsh = MinHashLSH(threshold=0.5, num_perm=8)
+    assert lsh.query(engine) == []  # a query of an empty LSH fixes no family
+    lsh.add_to_query_buffer(engine)
+    lsh.collect_query_buffer()
+    lsh.insert("ours", ours)
+    assert lsh.query(ours) == ["ours"]
+    with pytest.raises(ValueError, match="this LSH holds MinHashes of the hash family 'datasketch'"):
+        lsh.query(engine)
+    lsh.remove("ours")  # empty again: the next insert chooses
+    lsh.insert("engine", engine)
+    assert lsh.query(engine) == ["engine"]
+
+
 def test_pickles_of_the_engines_family_from_before_keep_it():
     # State as pickled when the engine's family was compat's only one: no family field.
     m = MinHash.__new__(MinHash)
