@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(oph_block) oph_densify_kernel(oph_params p, ui
   __shared__ uint32_t last, filled_total;
   uint32_t* row = signatures + uint64_t(blockIdx.x) * p.bins;
   for (uint32_t w = threadIdx.x; w < words; w += blockDim.x) mask[w] = 0;
-  if (threadIdx.x == 0) filled_total = 0;
+  if (threadIdx.x == 0) filled_total = 0, last = 0;
   __syncthreads();
   uint32_t mine = 0;
   for (uint32_t i = threadIdx.x; i < p.bins; i += blockDim.x) {
@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(oph_block) oph_densify_kernel(oph_params p, ui
     values[i] = v;
     if (v != empty_signature_value) {
       atomicOr(reinterpret_cast<unsigned long long*>(&mask[i / 64]), 1ULL << (i % 64));
-      last = i;  // read only when exactly one bin is non-empty: one writer then
+      atomicMax(&last, i);  // read only when exactly one bin is non-empty: that bin then
       ++mine;
     }
   }
