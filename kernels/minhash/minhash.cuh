@@ -26,6 +26,19 @@ constexpr uint64_t minhash_chunk = 65536;
 /// one, so that its signature is written.
 inline uint64_t minhash_chunks(uint64_t len) { return len == 0 ? 1 : (len + minhash_chunk - 1) / minhash_chunk; }
 
+/// The sorted shingle hashes a MinHash item (document item.x, chunk item.y) reads: its
+/// document's segment starts at `begin`; the item covers positions [lo, hi) of the
+/// `count` valid hashes there.
+struct MinHashItemSpan {
+  uint64_t begin, lo, hi;
+};
+__device__ inline MinHashItemSpan minhash_item_span(uint2 item, const uint64_t* offsets, const uint32_t* valid_count) {
+  const uint64_t begin = offsets[item.x];
+  const uint64_t end = begin + valid_count[item.x];
+  const uint64_t lo = begin + uint64_t(item.y) * minhash_chunk;
+  return {begin, lo, lo + minhash_chunk < end ? lo + minhash_chunk : end};
+}
+
 /// Permutations per thread in the MinHash kernels: the smallest power of two PT with
 /// PT * `threads` >= P, at most 16.
 inline int permutations_per_thread(uint32_t num_perm, uint32_t threads) {

@@ -29,10 +29,7 @@ oph_bins_kernel(const uint64_t* sorted, const uint64_t* offsets, const uint32_t*
   __shared__ uint32_t block_distinct;
   const uint2 item = items[blockIdx.x];
   const uint32_t doc = item.x;
-  const uint64_t seg_begin = offsets[doc];
-  const uint64_t seg_end = seg_begin + valid_count[doc];
-  const uint64_t lo = seg_begin + uint64_t(item.y) * minhash_chunk;
-  const uint64_t hi = lo + minhash_chunk < seg_end ? lo + minhash_chunk : seg_end;
+  const auto [seg_begin, lo, hi] = minhash_item_span(item, offsets, valid_count);
   for (uint32_t i = threadIdx.x; i < p.bins; i += blockDim.x) bins[i] = empty_signature_value;
   if (threadIdx.x == 0) block_distinct = 0;
   __syncthreads();
