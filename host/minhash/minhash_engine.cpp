@@ -20,6 +20,7 @@
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/containment_candidates.hpp"
 #include "host/minhash/memory_budget.hpp"
+#include "host/minhash/minhash_distributed.hpp"
 #include "host/minhash/partitioned_candidates.hpp"
 #include "host/minhash/spill_store.hpp"
 
@@ -49,8 +50,10 @@ struct MinHashEngine::Impl {
   /// The containments' candidate stage by size classes (automatic bands, in memory).
   std::optional<detail::ContainmentCandidates> containment;
   std::vector<uint32_t> batch_sizes;
+  std::unique_ptr<detail::MinHashSteps> steps;  ///< set by distributed()
+  uint64_t handed_out = 0;                      ///< documents whose rows went to its sink
 
-  uint64_t documents() const { return spill ? spill->documents() : set_sizes.size(); }
+  uint64_t documents() const { return handed_out + (spill ? spill->documents() : set_sizes.size()); }
 
   /// Whether holding n documents passes the limit. The shingle sets of verify exact
   /// stay in memory, so that mode never spills.
@@ -369,12 +372,18 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   // The previous batch's outputs may still be on their way (sketch_rows): written before
   // the storage grows or moves. The device overlapped them with reading this batch.
   s.compute->flush();
-  if (!s.spill && s.over_limit(first + batch.size())) s.start_spill();
-  if (s.spill) {
+  const bool hand_out = s.steps && s.steps->sink();  // a distributed run holds the rows
+  if (!hand_out && !s.spill && s.over_limit(first + batch.size())) s.start_spill();
+  if (hand_out || s.spill) {
     s.batch_signatures.values.resize(batch.size() * P);
     s.batch_sizes.resize(batch.size());
     s.compute->sketch(batch, s.batch_signatures.values.data(), s.batch_sizes.data(), nullptr);
-    s.spill->append(s.batch_signatures.values.data(), s.batch_sizes.data(), batch.size());
+    if (hand_out) {
+      s.steps->sink()(s.batch_signatures.values.data(), s.batch_sizes.data(), batch.size());
+      s.handed_out += batch.size();
+    } else {
+      s.spill->append(s.batch_signatures.values.data(), s.batch_sizes.data(), batch.size());
+    }
     s.seconds.sketch += seconds_since(t0);
     return s.spec.config.first_document_number + first;
   }
@@ -451,6 +460,11 @@ DedupResult MinHashEngine::finish() {
 }
 
 void MinHashEngine::set_text_replay(TextReplay replay) { impl_->replay = std::move(replay); }
+
+DistributedSteps* MinHashEngine::distributed() {
+  if (!impl_->steps) impl_->steps = std::make_unique<detail::MinHashSteps>(impl_->spec, impl_->lsh);
+  return impl_->steps.get();
+}
 
 std::vector<StatsField> MinHashEngine::stats_fields(const DedupResult&) const {
   const auto& s = *impl_;

@@ -59,5 +59,6 @@ void DedupMethod::prepass(const DocumentBatch&) {}
 
 std::vector<StatsField> DedupMethod::stats_fields(const DedupResult&) const { return {}; }
 void DedupMethod::set_text_replay(TextReplay) {}
+DistributedSteps* DedupMethod::distributed() { return nullptr; }
 
 }  // namespace gpudedup

@@ -24,6 +24,7 @@
 
 #include "gpudedup/config.hpp"
 #include "gpudedup/document_batch.hpp"
+#include "gpudedup/lsh.hpp"
 #include "gpudedup/options.hpp"
 #include "gpudedup/result.hpp"
 
@@ -51,6 +52,55 @@ using TextReplay = std::function<void(const std::vector<uint8_t>& wanted,
 struct StatsField {
   std::string key;
   std::string json;
+};
+
+/// A candidate pair's verdict from two rows (DistributedSteps::verify): borderline only
+/// under a rule that decides such pairs by their texts (MinHash --verify auto).
+enum class PairVerdict : uint8_t { fail, borderline, pass };
+
+/// What DistributedSteps::verify says of a pair: its verdict and its similarity.
+struct RowVerdict {
+  PairVerdict verdict = PairVerdict::fail;
+  double similarity = 0;
+};
+
+/// The local steps a method exposes to a distributed run (the MPI route, host/mpi): the
+/// run feeds each process's share through the method's own add(), takes the rows it
+/// sketched, and does the exchanges itself (band keys to their owners, rows fetched for
+/// the pairs, components across processes). A method without a distributed form returns
+/// none from DedupMethod::distributed(); only MinHash has one (docs/architecture.md).
+class DistributedSteps {
+ public:
+  /// n rows of row_values() values each, and each document's set size (0: an empty
+  /// document, in no bucket and never a near-duplicate).
+  using RowSink = std::function<void(const uint32_t* rows, const uint32_t* set_sizes, size_t n)>;
+  /// The sets of texts read again, built as the method builds them for the borderline
+  /// rule: gathered, then built together and handed on in the order they were added.
+  class TextSets {
+   public:
+    virtual ~TextSets() = default;
+    /// Copies the text; true when enough are gathered to flush().
+    virtual bool add(uint32_t document, std::string_view text) = 0;
+    /// take(document, set) for every text gathered, in order; then empty.
+    virtual void flush(const std::function<void(uint32_t document, std::vector<uint64_t>& set)>& take) = 0;
+  };
+
+  virtual ~DistributedSteps() = default;
+  /// Values of one document's row.
+  virtual uint32_t row_values() const = 0;
+  /// From now on add() hands every batch's rows to `sink` instead of holding them: the
+  /// distributed run holds them (in memory or spilled, by its own limit per process).
+  virtual void send_rows_to(RowSink sink) = 0;
+  /// The bands of the candidate step.
+  virtual LshParams bands() const = 0;
+  /// The key of band `band` of a row: documents sharing a key are candidates.
+  virtual uint64_t band_key(const uint32_t* row, uint32_t band) const = 0;
+  /// Verifies a candidate pair from its two rows and set sizes.
+  virtual RowVerdict verify(const uint32_t* row_a, uint32_t size_a, const uint32_t* row_b, uint32_t size_b) const = 0;
+  /// The borderline rule: a container for the sets of texts read again, and whether a
+  /// borderline pair with these sorted sets passes.
+  virtual std::unique_ptr<TextSets> text_sets() const = 0;
+  virtual bool exact_passes(const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb) const = 0;
 };
 
 /// Thread safety: one thread at a time per object. A method (MinHashEngine,
@@ -85,6 +135,9 @@ class DedupMethod {
   /// its input). A method that uses it says in its docs what it does without one; the
   /// default ignores it.
   virtual void set_text_replay(TextReplay replay);
+  /// The method's steps in a distributed run (DistributedSteps), owned by the method;
+  /// null (the default) for a method with no distributed form.
+  virtual DistributedSteps* distributed();
 
   /// The method's own entries of the stats file (the shared ones are the pipeline's).
   virtual std::vector<StatsField> stats_fields(const DedupResult& result) const;

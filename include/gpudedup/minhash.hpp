@@ -87,6 +87,9 @@ class MinHashEngine final : public DedupMethod {
   /// files, an index) those pairs are decided by the estimate, as with verify estimate,
   /// and the stats say how many.
   void set_text_replay(TextReplay replay) override;
+  /// MinHash's distributed form (method.hpp): under it add() hands each batch's signature
+  /// rows to the distributed run's sink instead of holding them.
+  DistributedSteps* distributed() override;
 
   /// Under verify auto: the borderline margin and counts (docs/user-guide.md).
   std::vector<StatsField> stats_fields(const DedupResult& result) const override;
