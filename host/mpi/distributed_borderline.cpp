@@ -2,7 +2,8 @@
 // each rank asks the owners for the sets of its pairs' later documents it does not own
 // (the earlier ones are its own), every rank reads its share again for the documents
 // asked of it and its own, shingles them as one process does (ReplayChunk, shingle_set),
-// sends each set as its length and its hashes, and verifies its pairs.
+// sends each set as its length and its hashes, and verifies its pairs (the method's sets
+// and rule: DistributedSteps).
 #include "host/mpi/distributed_borderline.hpp"
 
 #include <omp.h>
@@ -16,7 +17,6 @@
 #include "gpudedup/errors.hpp"
 #include "host/core/parallel_errors.hpp"
 #include "host/core/union_find.hpp"
-#include "host/minhash/replay_chunk.hpp"
 
 namespace gpudedup::mpi {
 namespace {
@@ -82,7 +82,7 @@ std::vector<size_t> next_round(const std::vector<BorderlinePair>& pairs, size_t*
 }
 
 std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& firsts, RankInput& in,
-                                    const detail::SketchSpec& spec, std::vector<BorderlinePair> pairs,
+                                    const DistributedSteps& steps, int threads, std::vector<BorderlinePair> pairs,
                                     const std::vector<uint64_t>* passing_labels, detail::BorderlineStats* stats,
                                     uint64_t set_budget) {
   const int me = ex.rank();
@@ -130,8 +130,7 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
   auto component = [&](uint64_t d) { return joined.find(key_of[at_doc(d)]); };
   auto apart = [&](const BorderlinePair& p) { return component(p.a) != component(p.b); };
 
-  const double threshold = detail::make_borderline_band(spec.config).threshold;
-  const int threads = spec.config.threads > 0 ? spec.config.threads : omp_get_max_threads();
+  const int workers = threads > 0 ? threads : omp_get_max_threads();
   std::vector<Edge> edges;
   std::vector<uint8_t> wanted(in.record_of.size());
   for (size_t next = 0;;) {
@@ -158,12 +157,12 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
 
     // The sets of the documents wanted here, from their texts read again.
     std::unordered_map<uint64_t, std::vector<uint64_t>> sets;
-    detail::ReplayChunk chunk(spec);
-    auto take = [&](uint32_t d, std::vector<uint64_t>& set) { sets[first + d].assign(set.begin(), set.end()); };
+    const std::unique_ptr<DistributedSteps::TextSets> chunk = steps.text_sets();
+    const auto take = [&](uint32_t d, std::vector<uint64_t>& set) { sets[first + d].assign(set.begin(), set.end()); };
     read_again(in, wanted, [&](uint32_t d, std::string_view text) {
-      if (chunk.add(d, text)) chunk.flush(take);
+      if (chunk->add(d, text)) chunk->flush(take);
     });
-    chunk.flush(take);
+    chunk->flush(take);
     for (size_t d = 0; d < wanted.size(); ++d) {
       if (wanted[d] && !sets.count(first + d)) not_found_again(first + d);
     }
@@ -204,12 +203,12 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
       }
       std::vector<uint8_t> pass(todo.size());
       detail::ParallelErrors errors;
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(workers)
       for (int64_t i = 0; i < int64_t(todo.size()); ++i) errors.run([&] {
         const BorderlinePair& p = mine[todo[size_t(i)]];
         const auto [a, na] = set_of(p.a);
         const auto [b, nb] = set_of(p.b);
-        pass[size_t(i)] = detail::exact_set_similarity(spec, a, na, b, nb) >= threshold;
+        pass[size_t(i)] = steps.exact_passes(a, na, b, nb);
       });
       errors.rethrow();
       stats->verified += todo.size();
@@ -225,7 +224,7 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
   return edges;
 }
 
-void report_borderline(Exchange& ex, const detail::SketchSpec& spec, const detail::BorderlineStats& mine,
+void report_borderline(Exchange& ex, const Config& config, const detail::BorderlineStats& mine,
                        std::vector<StatsField>& fields, std::vector<std::string>& lines) {
   detail::BorderlineStats job;
   job.skipped_joined = ex.sum(mine.skipped_joined);
@@ -235,7 +234,7 @@ void report_borderline(Exchange& ex, const detail::SketchSpec& spec, const detai
   job.by_estimate = ex.sum(mine.by_estimate);
   job.documents = ex.sum(mine.documents);
   job.passes = ex.max(mine.passes);
-  const detail::BorderlineBand band = detail::make_borderline_band(spec.config);
+  const detail::BorderlineBand band = detail::make_borderline_band(config);
   for (const StatsField& summed : detail::borderline_stats_fields(band, job)) {
     for (StatsField& f : fields) {
       if (f.key == summed.key) f.json = summed.json;

@@ -3,7 +3,8 @@
 // exact similarity of the two documents' shingle sets, as one process decides them
 // (host/minhash/borderline_verify.hpp). Each rank reads its own share again for the sets
 // the ranks ask of it, built with the single-process shingling, and sends them by
-// all-to-all ("shingle sets"), in rounds of at most a byte budget of sets per rank.
+// all-to-all ("shingle sets"), in rounds of at most a byte budget of sets per rank. The
+// sets and the exact rule are the method's (DistributedSteps::text_sets, exact_passes).
 #include <cstdint>
 #include <string>
 #include <functional>
@@ -22,11 +23,12 @@ namespace gpudedup::mpi {
 /// documents in one component, and checks it unless the pairs it passed before have
 /// joined their components (in (a, b) order); its pairs are cut into rounds whose
 /// distinct documents' sets (8 bytes a shingle, by the set sizes) fit `set_budget`.
-/// Every rank calls it, with pairs or not. `stats` gets this rank's counts (the job sums
-/// them; passes is the number of rounds, the same on every rank).
+/// `threads`: Config::threads (0: every core). Every rank calls it, with pairs or not.
+/// `stats` gets this rank's counts (the job sums them; passes is the number of rounds,
+/// the same on every rank).
 /// @throws data_error when a document is not found again (the input changed).
 std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& firsts, RankInput& in,
-                                    const detail::SketchSpec& spec, std::vector<BorderlinePair> pairs,
+                                    const DistributedSteps& steps, int threads, std::vector<BorderlinePair> pairs,
                                     const std::vector<uint64_t>* passing_labels, detail::BorderlineStats* stats,
                                     uint64_t set_budget = detail::borderline_set_budget);
 
@@ -41,7 +43,7 @@ std::vector<size_t> next_round(const std::vector<BorderlinePair>& pairs, size_t*
 
 /// Puts the job's counts (`mine` summed over the ranks; passes: the rounds) in the
 /// engine's verify_* stats fields and its "verify auto" summary line. Every rank calls it.
-void report_borderline(Exchange& ex, const detail::SketchSpec& spec, const detail::BorderlineStats& mine,
+void report_borderline(Exchange& ex, const Config& config, const detail::BorderlineStats& mine,
                        std::vector<StatsField>& fields, std::vector<std::string>& lines);
 
 }  // namespace gpudedup::mpi

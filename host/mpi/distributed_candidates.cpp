@@ -5,13 +5,10 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <optional>
 
-#include "gpudedup/detail/minhash.hpp"
 #include "host/core/parallel_errors.hpp"
 #include "host/core/radix_sort.hpp"
 #include "host/core/union_find.hpp"
-#include "host/minhash/borderline_verify.hpp"
 #include "host/mpi/rank_spill.hpp"
 #include "gpudedup/detail/buckets.hpp"
 
@@ -32,8 +29,10 @@ int key_owner(uint64_t key, int ranks) { return int(((key * 0x9E3779B97F4A7C15ul
 
 }  // namespace
 
-OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const LshParams& lsh, uint64_t* candidates) {
+OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const DistributedSteps& steps,
+                                 uint64_t* candidates) {
   const Signatures& sigs = corpus.signatures;
+  const LshParams lsh = steps.bands();
   const size_t n = sigs.size();
   OwnedCandidates owned;
   std::vector<KeyDoc> out, scratch;
@@ -44,7 +43,7 @@ OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const 
     std::vector<int> owner(n, -1);
     for (size_t d = 0; d < n; ++d) {
       if (corpus.set_sizes[d] == 0) continue;  // an empty document is never a near-duplicate
-      owner[d] = key_owner(detail::band_key(sigs.row(d) + size_t(band) * lsh.rows, lsh.rows, band), ex.ranks());
+      owner[d] = key_owner(steps.band_key(sigs.row(d), band), ex.ranks());
       ++counts[owner[d]];
     }
     std::vector<uint64_t> at(ex.ranks(), 0);
@@ -52,8 +51,7 @@ OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const 
     out.resize(at.back() + counts.back());
     for (size_t d = 0; d < n; ++d) {
       if (owner[d] < 0) continue;
-      out[at[owner[d]]++] = {detail::band_key(sigs.row(d) + size_t(band) * lsh.rows, lsh.rows, band),
-                             corpus.first + d};
+      out[at[owner[d]]++] = {steps.band_key(sigs.row(d), band), corpus.first + d};
     }
     // Received in rank order, so in document order; the stable sort keeps each bucket's
     // members ascending, as the single-process backend has them.
@@ -86,12 +84,10 @@ OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const 
 }
 
 std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
-                                    const detail::SketchSpec& spec, OwnedCandidates candidates,
+                                    const DistributedSteps& steps, const Config& c, OwnedCandidates candidates,
                                     std::vector<BorderlinePair>* borderline, std::vector<ScoredPair>* passing) {
-  const Config& c = spec.config;
   std::vector<Edge>& pairs = candidates.pairs;
-  const bool verify = c.verify != VerifyMode::none;
-  const bool fetch = verify || passing;  // the passing pairs' scores need the signatures
+  const bool fetch = c.verify != VerifyMode::none || passing;  // the passing pairs' scores need the signatures
   std::vector<uint64_t> want = fetch ? endpoints(pairs) : std::vector<uint64_t>{};
   if (fetch) {
     for (const auto& bucket : candidates.large_buckets) want.insert(want.end(), bucket.begin(), bucket.end());
@@ -99,7 +95,7 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   }
   // One row per document: its P signature values, then its set size (every rank takes
   // part in the fetch, whether it has candidates or not).
-  const uint32_t P = c.minhash.num_perm;
+  const uint32_t P = steps.row_values();
   const std::vector<uint32_t> rows =
       fetch ? fetch_from_owners<uint32_t>(ex, firsts, want, P + 1, "signatures",
                                           [&](uint64_t d, uint32_t* row) {
@@ -114,27 +110,18 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
     std::copy(rows.data() + i * (P + 1), rows.data() + i * (P + 1) + P, fetched.values.data() + i * P);
     sizes[i] = rows[i * (P + 1) + P];
   }
-  const detail::CorpusView view{&fetched, &sizes, nullptr};
   auto index = [&](uint64_t d) { return uint32_t(std::lower_bound(want.begin(), want.end(), d) - want.begin()); };
-  // --verify auto: the single-process verdicts; otherwise a pair passes or fails. Not
-  // fetched (--verify none, no --pairs): every pair passes, and its score is unused.
-  std::optional<detail::BorderlineVerifier> band;
-  if (c.verify == VerifyMode::automatic) band.emplace(spec);
-  struct Scored {
-    detail::Verdict verdict;
-    double similarity;
-  };
+  // The method's verdicts (--verify auto: the single-process ones, borderline included).
+  // Not fetched (--verify none, no --pairs): every pair passes, and its score is unused.
+  using Scored = RowVerdict;
   auto verdict = [&](uint64_t a, uint64_t b) -> Scored {
-    if (!fetch) return {detail::Verdict::pass, 1.0};
+    if (!fetch) return {PairVerdict::pass, 1.0};
     const uint32_t ia = index(a), ib = index(b);
-    const double s = detail::pair_similarity(spec, view, ia, ib);
-    if (!verify) return {detail::Verdict::pass, s};
-    const detail::Verdict by_estimate = s >= c.threshold ? detail::Verdict::pass : detail::Verdict::fail;
-    if (!band) return {by_estimate, s};
-    const detail::Verdict v = band->classify(view, ia, ib, s);
+    const Scored v = steps.verify(fetched.row(ia), sizes[ia], fetched.row(ib), sizes[ib]);
     // Without a collector a borderline pair is decided by its estimate (as one process
     // decides it without a text replay).
-    return {v == detail::Verdict::borderline && !borderline ? by_estimate : v, s};
+    if (v.verdict != PairVerdict::borderline || borderline) return v;
+    return {v.similarity >= c.threshold ? PairVerdict::pass : PairVerdict::fail, v.similarity};
   };
   auto hold = [&](uint64_t a, uint64_t b) -> BorderlinePair { return {a, b, sizes[index(a)], sizes[index(b)]}; };
   const int threads = c.threads > 0 ? c.threads : omp_get_max_threads();
@@ -148,10 +135,10 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
   errors.rethrow();
   std::vector<Edge> edges;
   for (size_t i = 0; i < pairs.size(); ++i) {
-    if (verdicts[i].verdict == detail::Verdict::pass) {
+    if (verdicts[i].verdict == PairVerdict::pass) {
       edges.push_back(pairs[i]);
       if (passing) passing->push_back({pairs[i].a, pairs[i].b, verdicts[i].similarity});
-    } else if (verdicts[i].verdict == detail::Verdict::borderline && borderline) {
+    } else if (verdicts[i].verdict == PairVerdict::borderline && borderline) {
       borderline->push_back(hold(pairs[i].a, pairs[i].b));
     }
   }
@@ -175,12 +162,12 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
         const bool joins = apart.find(i) != apart.find(j);
         if (!joins && !passing) continue;
         const Scored v = verdict(members[i], members[j]);
-        if (v.verdict == detail::Verdict::pass) {
+        if (v.verdict == PairVerdict::pass) {
           if (passing) listed[size_t(b)].push_back({members[i], members[j], v.similarity});
           if (!joins) continue;
           apart.unite(i, j);
           forests[size_t(b)].push_back({members[i], members[j]});
-        } else if (v.verdict == detail::Verdict::borderline && joins && borderline) {
+        } else if (v.verdict == PairVerdict::borderline && joins && borderline) {
           held[size_t(b)].push_back(hold(members[i], members[j]));
         }
       }

@@ -1,13 +1,15 @@
 #pragma once
 // The LSH stage across ranks: band keys go to the rank that owns their hash partition,
 // which finds the buckets and their candidate pairs with the single-process walk
-// (host/minhash/bucket_walk.hpp); candidates are verified with the signatures fetched
-// from their documents' owners.
+// (host/minhash/bucket_walk.hpp); candidates are verified with the rows fetched from their
+// documents' owners. The band keys and the verdicts are the method's own
+// (DistributedSteps, method.hpp); the exchanges are this room's.
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "gpudedup/lsh.hpp"
+#include "gpudedup/method.hpp"
 #include "gpudedup/result.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/mpi/owner_fetch.hpp"
@@ -36,7 +38,8 @@ struct OwnedCandidates {
 
 /// Adds to *candidates the number of candidate pairs counted as the single-process
 /// engine counts them with every pair of every bucket (a pair in two bands twice).
-OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const LshParams& lsh, uint64_t* candidates);
+OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const DistributedSteps& steps,
+                                 uint64_t* candidates);
 
 /// A candidate pair of --verify auto whose estimate lies within the margin of the
 /// threshold (host/minhash/borderline_verify.hpp), with the two documents' set sizes.
@@ -47,13 +50,14 @@ struct BorderlinePair {
   uint32_t size_b = 0;
 };
 
-/// The edges that join the same components as every passing candidate pair under the
-/// spec's config (estimate: the signatures, fetched from their owners; none: all pass):
+/// The edges that join the same components as every passing candidate pair under
+/// `config` (estimate: the method's verdict on the rows, fetched from their owners; none:
+/// all pass):
 /// each listed pair that passes, and for each large bucket a spanning forest of its
 /// passing pairs — a pair is verified only while its members are apart, so a bucket of
 /// near-copies costs about s verifications and O(s) memory. Under --verify auto the
-/// estimate passes a pair outside the borderline band (the single-process rules,
-/// BorderlineVerifier); the borderline pairs (of a large bucket: those met while their
+/// method's verdict passes a pair outside the borderline band (the single-process rules);
+/// the borderline pairs (of a large bucket: those met while their
 /// members are apart) go to *borderline, for the exact check (distributed_borderline.hpp);
 /// without `borderline` they are decided by the estimate.
 /// Exact verification of every pair is refused before the job starts. When `passing` is
@@ -61,7 +65,7 @@ struct BorderlinePair {
 /// --all-pairs: large buckets are then verified pair by pair), in no particular order and
 /// possibly more than once (a pair in several large buckets).
 std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
-                                    const detail::SketchSpec& spec, OwnedCandidates candidates,
+                                    const DistributedSteps& steps, const Config& config, OwnedCandidates candidates,
                                     std::vector<BorderlinePair>* borderline = nullptr,
                                     std::vector<ScoredPair>* passing = nullptr);
 

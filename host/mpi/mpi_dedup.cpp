@@ -1,5 +1,8 @@
-// The distributed dedup job (mpi_dedup.hpp, docs/scaling.md): read a share, sketch,
-// exchange band keys, verify, label components, write; every failure ends all ranks.
+// The distributed dedup job (mpi_dedup.hpp, docs/scaling.md): the method made by the
+// method table as one process makes it, a share read and fed to its add(), band keys
+// exchanged, pairs verified and components labelled by its distributed steps
+// (DistributedSteps, method.hpp) and this room's exchanges, outputs written; every failure
+// ends all ranks.
 #include "host/mpi/mpi_dedup.hpp"
 
 #include <chrono>
@@ -10,13 +13,12 @@
 
 #include "gpudedup/device.hpp"
 #include "gpudedup/errors.hpp"
-#include "gpudedup/minhash.hpp"
+#include "gpudedup/method.hpp"
 #include "host/core/format.hpp"
 #include "host/core/run_numbering.hpp"
 #include "host/core/stage_clock.hpp"
 #include "host/io/read/nothing_read.hpp"
 #include "host/io/write/shard_outputs.hpp"
-#include "host/device/resolve_backend.hpp"
 #include "host/mpi/distributed_borderline.hpp"
 #include "host/mpi/distributed_components.hpp"
 #include "host/mpi/input_share.hpp"
@@ -39,13 +41,35 @@ struct job_wide_error : data_error {
   using data_error::data_error;
 };
 
+/// The methods of the table with a distributed form (DedupMethod::distributed()), each
+/// made with its defaults: for the message that refuses the others.
+std::string distributed_methods() {
+  std::string names;
+  for (const MethodEntry& row : method_table()) {
+    Config c;
+    c.method = row.name;
+    c.backend = Backend::cpu;
+    try {
+      if (row.make(c)->distributed()) names += (names.empty() ? "" : ", ") + row.name;
+    } catch (const std::exception&) {  // a row whose defaults do not make a method: not listed
+    }
+  }
+  return names;
+}
+
+/// The method's distributed steps; a method without them is refused before any work.
+DistributedSteps& distributed_steps(DedupMethod& method, const Config& c) {
+  DistributedSteps* steps = method.distributed();
+  if (!steps) {
+    throw usage_error("`method` " + c.method + " does not run under MPI: it has no distributed form (the methods "
+                      "that run under MPI: " + distributed_methods() + "; docs/scaling.md); run it without mpirun");
+  }
+  return *steps;
+}
+
 /// What the distributed job cannot do yet, refused before any work.
 void refuse_unsupported(const DedupJob& job) {
   const Config& c = job.config;
-  if (c.method != "minhash") {
-    throw usage_error("`method` " + c.method +
-                      " does not run under MPI: only minhash does (docs/scaling.md); run it without mpirun");
-  }
   if (c.verify == VerifyMode::exact) {
     throw usage_error("`verify` exact does not run under MPI: every pair of a large bucket would need its exact check "
                       "(s(s-1)/2 for s near-copies; --verify auto checks only the borderline ones): use the default "
@@ -100,11 +124,14 @@ std::string spill_line(const LocalCorpus& corpus, const SpillReport& spill) {
 
 RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   const auto t_start = stage_clock::now();
-  refuse_unsupported(job_in);
   DedupJob job = job_in;
   pick_device(job.config);
-  const MinHashEngine engine(job.config);  // validates; the LSH parameters and the description
-  const LshParams lsh = engine.lsh_params();
+  // The method as one process makes it (the method table: options, sketch family,
+  // normalization), fed this rank's share through its add().
+  const std::unique_ptr<DedupMethod> method = make_method(job.config);
+  const DistributedSteps& steps = distributed_steps(*method, job.config);
+  refuse_unsupported(job);
+  const LshParams lsh = steps.bands();
   // Rank 0 owns the outputs: checked against the inputs before any work, then let go and
   // opened again to write, so that a rank failing meanwhile (ended by mpirun's signals)
   // leaves not even a temporary file behind.
@@ -128,11 +155,9 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   const auto share = share_inputs(describe_inputs(job.input, ex.ranks()), ex.ranks());
   std::vector<ReadPiece> pieces = rank_pieces(ex, job.input.paths, share);
   const double seconds_share = seconds_since(t_read);  // counting the lines before a range: reading
-  detail::SketchSpec spec = detail::make_sketch_spec(job.config);
-  const Backend backend = detail::resolve_backend(job.config.backend);
-  auto compute = backend == Backend::cuda ? detail::make_cuda_backend(spec) : detail::make_cpu_backend(spec);
+  const Backend backend = method->backend();
   const RankMemory memory = rank_memory(job.config);
-  RankInput in = read_share(job, std::move(pieces), *compute, memory);
+  RankInput in = read_share(job, std::move(pieces), *method, memory);
   in.seconds_read += seconds_share;
   const uint64_t count = in.record_of.size();
   detail::check_run_size(0, count);  // a rank's share is one run (document_number.hpp)
@@ -163,9 +188,10 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   SpillReport spill;
   std::vector<ScoredPair> passing;  // --pairs (with --all-pairs): every passing pair
   std::vector<Edge> edges =
-      spilled_ranks ? spilled_candidate_edges(ex, firsts, in.corpus, spec, lsh, memory, &candidates, &spill,
+      spilled_ranks ? spilled_candidate_edges(ex, firsts, in.corpus, steps, job.config, memory, &candidates, &spill,
                                               automatic ? &borderline : nullptr)
-                    : verify_candidates(ex, firsts, in.corpus, spec, owned_candidates(ex, in.corpus, lsh, &candidates),
+                    : verify_candidates(ex, firsts, in.corpus, steps, job.config,
+                                        owned_candidates(ex, in.corpus, steps, &candidates),
                                         automatic ? &borderline : nullptr,
                                         job.outputs.pairs.empty() ? nullptr : &passing);
   const double seconds_candidates = seconds_since(t0);
@@ -177,7 +203,7 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
     const std::vector<uint64_t> passing =
         connected_components(ex, firsts, in.corpus.first, count, edges, &passing_rounds);
     const std::vector<Edge> exact =
-        decide_borderline(ex, firsts, in, spec, std::move(borderline), &passing, &verify_stats);
+        decide_borderline(ex, firsts, in, steps, job.config.threads, std::move(borderline), &passing, &verify_stats);
     edges.insert(edges.end(), exact.begin(), exact.end());
   }
   const double seconds_borderline = seconds_since(t0);
@@ -262,8 +288,8 @@ RankOutcome run(const DedupJob& job_in, Exchange& ex) {
   } else if (!job.outputs.pairs.empty()) {
     s.pair_count = pairs_written;
   }
-  detail::summarize_result(s, engine);
-  if (automatic) report_borderline(ex, spec, verify_stats, s.method_stats, s.description);
+  detail::summarize_result(s, *method);
+  if (automatic) report_borderline(ex, job.config, verify_stats, s.method_stats, s.description);
   s.description.push_back(detail::format("mpi: %d ranks, %u hooking rounds, %u pointer-jumping steps", ex.ranks(),
                                          rounds.hook_rounds, rounds.jump_rounds));
   if (spilled_ranks) {

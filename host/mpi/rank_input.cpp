@@ -50,12 +50,21 @@ std::vector<ReadPiece> rank_pieces(Exchange& ex, const std::vector<std::string>&
   return mine;
 }
 
-RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail::ComputeBackend& backend,
+RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, DedupMethod& method,
                      const RankMemory& memory) {
   RankInput in;
   in.pieces = std::move(pieces);
-  const uint32_t P = job.config.minhash.num_perm;
+  DistributedSteps& steps = *method.distributed();
+  const uint32_t P = steps.row_values();
   in.corpus.signatures.num_perm = P;
+  // The rows of each batch go after those held in memory (none once they spilled).
+  steps.send_rows_to([&in, &memory, P](const uint32_t* rows, const uint32_t* set_sizes, size_t n) {
+    const size_t held = in.corpus.set_sizes.size();
+    in.corpus.signatures.values.resize((held + n) * P);
+    std::copy_n(rows, n * P, in.corpus.signatures.values.data() + held * P);
+    in.corpus.set_sizes.insert(in.corpus.set_sizes.end(), set_sizes, set_sizes + n);
+    spill_if_over(in.corpus, memory);
+  });
   InputBatch batch;
   uint64_t records_before = 0;
   const bool lengths = detail::compares_lengths(job.config.keep);
@@ -84,13 +93,7 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail:
         in.record_of.push_back(records_before + batch.records[i]);
         if (lengths) in.text_bytes.push_back(batch.docs.text(i).size());
       }
-      // The batch's rows go after those held in memory (none once they spilled).
-      const size_t held = in.corpus.set_sizes.size();
-      in.corpus.signatures.values.resize((held + batch.size()) * P);
-      in.corpus.set_sizes.resize(held + batch.size());
-      backend.sketch(batch.docs, in.corpus.signatures.values.data() + held * P, in.corpus.set_sizes.data() + held,
-                     nullptr);
-      spill_if_over(in.corpus, memory);
+      method.add(batch.docs, batch.meta);
       in.seconds_sketch += seconds_since(t0);
     }
     const std::vector<InputFile> files = reader->files();
@@ -116,6 +119,7 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail:
     }
     in.readers.push_back(std::move(reader));
   }
+  steps.send_rows_to(nullptr);  // the sink refers to `in`, which moves to the caller
   return in;
 }
 

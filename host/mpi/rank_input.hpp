@@ -1,12 +1,14 @@
 #pragma once
-// One rank's share of the input: read file by file, sketched, with what the outputs need
-// later (each document's record number and id, the readers for the second pass).
+// One rank's share of the input: read file by file, fed to the method's add() (its rows
+// taken back through DistributedSteps, method.hpp), with what the outputs need later
+// (each document's record number and id, the readers for the second pass).
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "gpudedup/io.hpp"
+#include "gpudedup/method.hpp"
 #include "gpudedup/pipeline.hpp"
 #include "host/core/id_table.hpp"
 #include "host/mpi/distributed_candidates.hpp"
@@ -49,9 +51,11 @@ struct RankInput {
   std::string id(size_t d, uint64_t record_offset) const;
 };
 
-/// Reads and sketches `pieces` (a share of job.input.paths) with `backend`; the signatures
-/// spill once they pass `memory`'s limit (spill_if_over).
-RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, detail::ComputeBackend& backend,
+/// Reads `pieces` (a share of job.input.paths) and feeds them to `method`'s add(), as one
+/// process feeds its input; the rows the method sketched come back through its
+/// distributed steps (which it must have) and spill once they pass `memory`'s limit
+/// (spill_if_over).
+RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, DedupMethod& method,
                      const RankMemory& memory);
 
 }  // namespace gpudedup::mpi

@@ -7,7 +7,6 @@
 #include <unordered_map>
 
 #include "gpudedup/detail/buckets.hpp"
-#include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/minhash/partitioned_candidates.hpp"
 #include "host/minhash/spill_store.hpp"
@@ -61,9 +60,10 @@ class JoinedSoFar {
 /// The candidates gathered for the next verification step, and the steps themselves.
 class Steps {
  public:
-  Steps(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus, const detail::SketchSpec& spec,
-        StepLimits limits, std::vector<BorderlinePair>* borderline)
-      : ex_(ex), firsts_(firsts), corpus_(corpus), spec_(spec), limits_(limits), borderline_(borderline) {}
+  Steps(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus, const DistributedSteps& method,
+        const Config& config, StepLimits limits, std::vector<BorderlinePair>* borderline)
+      : ex_(ex), firsts_(firsts), corpus_(corpus), method_(method), config_(config), limits_(limits),
+        borderline_(borderline) {}
 
   /// A listed pair, members i < j of their bucket as the walk gives them (j: the later one).
   void add_pair(uint64_t i, uint64_t j) {
@@ -100,7 +100,7 @@ class Steps {
     const bool more = ex_.max(uint64_t(last ? 0 : 1)) != 0;
     sort_unique(pending_.pairs);
     sort_unique(pending_.large_buckets);
-    std::vector<Edge> e = verify_candidates(ex_, firsts_, corpus_, spec_, std::move(pending_), borderline_);
+    std::vector<Edge> e = verify_candidates(ex_, firsts_, corpus_, method_, config_, std::move(pending_), borderline_);
     pending_ = {};
     rows_ = 0;
     last_j_ = std::numeric_limits<uint64_t>::max();
@@ -114,7 +114,8 @@ class Steps {
   Exchange& ex_;
   const std::vector<uint64_t>& firsts_;
   const LocalCorpus& corpus_;
-  const detail::SketchSpec& spec_;
+  const DistributedSteps& method_;
+  const Config& config_;
   StepLimits limits_;
   std::vector<BorderlinePair>* borderline_;  // --verify auto: the steps' borderline pairs
   OwnedCandidates pending_;
@@ -126,8 +127,9 @@ class Steps {
 
 /// Sends this rank's band keys, every band at once, in rounds of a bounded number of
 /// documents, to the ranks owning them; writes the keys this rank receives to `keys`.
-void exchange_keys(Exchange& ex, const LocalCorpus& corpus, const LshParams& lsh, uint64_t base, uint64_t round_docs,
-                   detail::SpillStore& keys) {
+void exchange_keys(Exchange& ex, const LocalCorpus& corpus, const DistributedSteps& steps, uint64_t base,
+                   uint64_t round_docs, detail::SpillStore& keys) {
+  const LshParams lsh = steps.bands();
   const uint32_t P = corpus.signatures.num_perm;
   const uint64_t n = corpus_documents(corpus);
   const uint64_t rounds = ex.max((n + round_docs - 1) / round_docs);
@@ -145,8 +147,7 @@ void exchange_keys(Exchange& ex, const LocalCorpus& corpus, const LshParams& lsh
       const uint32_t* row = rows.data() + (d - lo) * (P + 1);
       if (row[P] == 0) continue;  // an empty document is never a near-duplicate
       for (uint32_t b = 0; b < lsh.bands; ++b) {
-        keyed.push_back({detail::band_key(row + size_t(b) * lsh.rows, lsh.rows, b),
-                         uint32_t(corpus.first + d - base), b});
+        keyed.push_back({steps.band_key(row, b), uint32_t(corpus.first + d - base), b});
       }
     }
     // Grouped by owner, each group in document order (a counting sort by owner).
@@ -180,7 +181,7 @@ StepLimits step_limits(const RankMemory& memory, uint32_t num_perm, int ranks) {
 }
 
 std::vector<Edge> spilled_candidate_edges(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
-                                          const detail::SketchSpec& spec, const LshParams& lsh,
+                                          const DistributedSteps& method, const Config& config,
                                           const RankMemory& memory, uint64_t* candidates, SpillReport* report,
                                           std::vector<BorderlinePair>* borderline) {
   const uint64_t base = firsts.front();
@@ -191,17 +192,18 @@ std::vector<Edge> spilled_candidate_edges(Exchange& ex, const std::vector<uint64
                       "split the input into runs (--first-document-number)");
   }
   const uint32_t P = corpus.signatures.num_perm;
+  const LshParams lsh = method.bands();
   // An eighth of the limit for a round of the exchange: its rows, its keys sent and received.
   const uint64_t per_doc = std::max<uint64_t>(4ull * (P + 1), 2 * sizeof(SentKey) * lsh.bands);
   const uint64_t round_docs = std::max<uint64_t>(memory.limit / 8 / per_doc, 1024);
   const size_t flush = size_t(std::clamp<uint64_t>(memory.limit / 8 / sizeof(detail::BandEntry), 4096, 1u << 20));
   detail::SpillStore keys(memory.temp_dir, 0, lsh, flush);
-  exchange_keys(ex, corpus, lsh, base, round_docs, keys);
+  exchange_keys(ex, corpus, method, base, round_docs, keys);
   report->key_bytes = keys.bytes();
 
   // Half the limit for a partition being sorted and walked.
   detail::PartitionedCandidates walker(keys, memory.limit / 2);
-  Steps steps(ex, firsts, corpus, spec, step_limits(memory, P, ex.ranks()), borderline);
+  Steps steps(ex, firsts, corpus, method, config, step_limits(memory, P, ex.ranks()), borderline);
   uint64_t listed = 0;
   for (uint32_t band = 0; band < lsh.bands; ++band) {
     // Buckets past detail::all_pairs_bucket_limit give their window pairs (harmless: pairs

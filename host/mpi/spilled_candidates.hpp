@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "gpudedup/lsh.hpp"
-#include "host/minhash/compute_backend.hpp"
 #include "host/mpi/distributed_candidates.hpp"
 #include "host/mpi/rank_spill.hpp"
 
@@ -36,7 +35,7 @@ StepLimits step_limits(const RankMemory& memory, uint32_t num_perm, int ranks);
 /// pairs of every step go to *borderline (verify_candidates), those whose documents earlier
 /// steps joined left out: they cannot change a component.
 std::vector<Edge> spilled_candidate_edges(Exchange& ex, const std::vector<uint64_t>& firsts, const LocalCorpus& corpus,
-                                          const detail::SketchSpec& spec, const LshParams& lsh,
+                                          const DistributedSteps& steps, const Config& config,
                                           const RankMemory& memory, uint64_t* candidates, SpillReport* report,
                                           std::vector<BorderlinePair>* borderline = nullptr);
 

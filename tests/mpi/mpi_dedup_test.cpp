@@ -579,6 +579,7 @@ TEST(MpiDedup, RefusesOtherMethods) {
   std::string err;
   EXPECT_EQ(dedup({shard}, dir.path("simhash"), 2, "--method simhash", &err), 2);
   EXPECT_NE(err.find("--method simhash does not run under MPI"), std::string::npos) << err;
+  EXPECT_NE(err.find("the methods that run under MPI: minhash;"), std::string::npos) << err;
   EXPECT_EQ(dedup({shard}, dir.path("exact"), 2, "--verify exact", &err), 2);
   EXPECT_NE(err.find("--verify exact does not run under MPI: every pair of a large bucket"), std::string::npos) << err;
 }

@@ -126,6 +126,28 @@ TEST(MpiOutputs, AllPairsEqualTheSingleProcessFile) {
   expect_no_parts(dir);
 }
 
+// --sketch oph reaches the ranks' rows through the method's own add() (the method table
+// makes it as for one process): the pairs listed with their estimates are the single
+// process's --sketch oph pairs, which differ from the classic family's (the two families
+// estimate a pair from different hashes).
+TEST(MpiOutputs, OphSketchPairsEqualTheSingleProcessFile) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  const std::string inputs = corpus(dir) + " --id-field id --verify estimate --all-pairs --pairs ";
+  std::string err;
+  ASSERT_EQ(run_dedup(dir, inputs + dir.path("classic.tsv"), 0, &err), 0) << err;
+  ASSERT_EQ(run_dedup(dir, inputs + dir.path("oph.tsv") + " --sketch oph", 0, &err), 0) << err;
+  const std::string expected = test_support::read_file(dir.path("oph.tsv"));
+  ASSERT_GT(std::count(expected.begin(), expected.end(), '\n'), 70 * 69 / 2) << "the family's pairs must be listed";
+  ASSERT_NE(expected, test_support::read_file(dir.path("classic.tsv"))) << "the families must tell apart";
+  for (int n : {2, 3}) {
+    const std::string pairs = dir.path("ranks" + std::to_string(n) + ".tsv");
+    ASSERT_EQ(run_dedup(dir, inputs + pairs + " --sketch oph", n, &err), 0) << err;
+    EXPECT_TRUE(test_support::read_file(pairs) == expected) << n << " ranks";
+  }
+  expect_no_parts(dir);
+}
+
 // --output - : rank 0 writes its records and appends the other ranks' parts to stdout.
 TEST(MpiOutputs, StandardOutputEqualsTheSingleProcessOutput) {
   SKIP_WITHOUT_MPI();
