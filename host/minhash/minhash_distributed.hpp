@@ -3,7 +3,8 @@
 // rows (P signature values) to the distributed run, which exchanges band keys and rows;
 // pairs are verified from two rows by the engine's rules (estimate, the borderline band
 // of --verify auto) and borderline ones by the exact sets of their texts, shingled as one
-// process shingles them (replay_chunk.hpp).
+// process shingles them (replay_chunk.hpp). --verify exact needs every pair's sets, not
+// rows: a distributed run refuses it before any work (host/mpi/mpi_dedup.cpp).
 #include <optional>
 
 #include "gpudedup/method.hpp"

@@ -3,7 +3,9 @@
 // process: records from files (run_dedup.cpp) and sketch files (from_sketches.cpp). A
 // route is a JobSource (what it reads and what it adds to the outputs); run_job() does
 // the rest in one order: progress and ETA, the method's finish, then the tail of
-// job_outputs.hpp. The MPI route has a driver of its own (host/mpi/mpi_dedup.cpp).
+// job_outputs.hpp. The MPI route feeds its method through add() too, but runs the
+// method's distributed steps in place of finish(), with a driver body of its own
+// (host/mpi/mpi_dedup.cpp; docs/architecture.md, "What remains of one driver").
 #include <cstdint>
 #include <functional>
 #include <memory>
