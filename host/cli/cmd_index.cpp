@@ -12,6 +12,7 @@
 #include "host/cli/flag_names.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_reporter.hpp"
+#include "host/cli/sketching_options.hpp"
 #include "host/cli/skipped_report.hpp"
 #include "host/io/write/kept_sink.hpp"
 #include "host/io/write/result_writers.hpp"
@@ -48,18 +49,7 @@ void add_lsh_options(cxxopts::Options& o) {
 Config given_config(const cxxopts::ParseResult& r, Config base) {
   Config parsed;
   read_sketch_options(r, parsed);
-  if (r.count("shingle")) base.shingle.kind = parsed.shingle.kind;
-  if (r.count("ngram")) base.shingle.ngram = parsed.shingle.ngram;
-  if (r.count("normalize")) base.shingle.normalize = parsed.shingle.normalize;
-  if (r.count("tokenizer")) base.shingle.tokenizer = parsed.shingle.tokenizer;
-  if (r.count("stopwords") || r.count("stopword-anchored")) {
-    base.shingle.stop_words = parsed.shingle.stop_words;
-    base.shingle.remove_stop_words = parsed.shingle.remove_stop_words;
-    base.shingle.stop_word_anchored = parsed.shingle.stop_word_anchored;
-  }
-  if (r.count("num-perm")) base.minhash.num_perm = parsed.minhash.num_perm;
-  if (r.count("sketch")) base.minhash.family = parsed.minhash.family;
-  if (r.count("seed")) base.seed = parsed.seed;
+  base = with_given_sketching_options(r, parsed, std::move(base));
   GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
   if (r.count("bands")) {
     base.lsh.bands = r["bands"].as<uint32_t>();
@@ -115,11 +105,7 @@ Index open_for(const cxxopts::ParseResult& r, IndexMode mode) {
   // Shingle/MinHash/LSH options on add/query must agree with the index. When any is
   // given, read the index's parameters first, then open it with the given ones laid
   // over them (Index::open names what differs).
-  bool any_given = false;
-  for (const char* name : {"shingle", "ngram", "normalize", "tokenizer", "stopwords", "stopword-anchored", "num-perm",
-                           "sketch", "seed", "bands", "rows"})
-    any_given = any_given || r.count(name) > 0;
-  if (!any_given) return Index::open(dir, opts);
+  if (!sketching_option_given(r) && !r.count("bands") && !r.count("rows")) return Index::open(dir, opts);
   Config given;
   {
     IndexOpenOptions probe;

@@ -64,8 +64,9 @@ uint64_t read_count(const cxxopts::ParseResult& r, const OptionRow& row, const C
 
 void add_option_rows(cxxopts::Options& o, const std::vector<OptionRow>& rows) {
   for (const OptionRow& row : rows) {
-    if (row.flag.empty() || row.kind == OptionKind::list) continue;
-    o.add_options(row.heading)(row.flag, row.help, value_of(row));
+    if (row.flag.empty()) continue;
+    // A list's flag names a FILE of its strings (value_of: text).
+    o.add_options(row.heading)(row.flag, row.kind == OptionKind::list ? row.file_help : row.help, value_of(row));
   }
 }
 
@@ -80,7 +81,7 @@ void read_option_rows(const cxxopts::ParseResult& r, const std::vector<OptionRow
         if (row.check) row.check(c, v.real);
         break;
       case OptionKind::flag: v.flag = true; break;
-      case OptionKind::list: continue;
+      case OptionKind::list: v.list = read_word_list(option<std::string>(r, row.flag)); break;
       default: v.text = option<std::string>(r, row.flag); break;
     }
     row.set(c, v);

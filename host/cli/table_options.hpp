@@ -11,10 +11,11 @@
 namespace gpudedup::cli {
 
 /// Registers the flag of each row that has one, under the row's heading, with the
-/// default of a default Config when the row shows one.
+/// default of a default Config when the row shows one; a list's flag names a FILE.
 void add_option_rows(cxxopts::Options& options, const std::vector<OptionRow>& rows);
 /// Reads each given flag of `rows` into config, in row order (an option not given keeps
-/// the Config's value): a count checked against the row's range, or by the row's check.
+/// the Config's value): a count checked against the row's range, or by the row's check; a
+/// list read from the FILE given, one string per line (read_word_list()).
 /// @throws usage_error naming the flag (or the param, which the program writes as its flag).
 void read_option_rows(const cxxopts::ParseResult& r, const std::vector<OptionRow>& rows, Config& config);
 /// The library names of the rows whose flags were given, in row order.
