@@ -1,5 +1,8 @@
 #include "host/cli/sketching_options.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "gpudedup/errors.hpp"
 #include "host/cli/options.hpp"
 
@@ -30,7 +33,9 @@ bool sketching_option_given(const cxxopts::ParseResult& r) {
 
 Config with_given_sketching_options(const cxxopts::ParseResult& r, const Config& parsed, Config base) {
   for (const OptionRow& row : sketching_rows()) {
-    if (r.count(row.flag)) row.copy(base, parsed);
+    if (!r.count(row.flag)) continue;
+    if (!row.copy) throw std::logic_error("option row " + row.param + " is read when sketching but has no copy");
+    row.copy(base, parsed);
   }
   return base;
 }
