@@ -116,6 +116,10 @@ bad index create idx2 --threshold x
 bad index create idx2 --bands 4
 bad index create idx2 --bands x --rows 4
 bad index create idx2 --bands -1 --rows 4
+bad index create idx2 --bands 5000 --rows 1
+bad index create idx2 --bands 4294967297 --rows 1
+bad index create idx2 --bands 8 --rows 8 --num-perm 32
+bad index create idx3 --threshold 0.5 --bands 0 --rows 0
 bad index create idx2 --similarity cosine
 bad index create idx2 --ngram 0
 bad index create idx2 --stopwords missing.txt

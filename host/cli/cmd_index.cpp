@@ -10,10 +10,12 @@
 #include "gpudedup/io.hpp"
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
+#include "host/cli/method_options.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_reporter.hpp"
 #include "host/cli/sketching_options.hpp"
 #include "host/cli/skipped_report.hpp"
+#include "host/cli/table_options.hpp"
 #include "host/io/write/kept_sink.hpp"
 #include "host/io/write/result_writers.hpp"
 
@@ -35,13 +37,30 @@ const char* index_usage =
     "  gpudedup index stats idx --verify\n"
     "Run `gpudedup index SUBCOMMAND --help` for a subcommand's options.\n";
 
-void add_lsh_options(cxxopts::Options& o) {
-  o.add_options("LSH")
-    ("threshold", "similarity threshold in (0, 1] (create: the default; add/query: override)",
-     cxxopts::value<double>())
-    ("bands", "LSH bands b (with --rows; default: chosen for the threshold)", cxxopts::value<uint32_t>())
-    ("rows", "LSH rows per band r", cxxopts::value<uint32_t>())
-    ("similarity", "jaccard or containment (create only)", cxxopts::value<std::string>());
+/// The LSH section: the table's rows of the threshold, bands, rows and similarity, in the
+/// index's words (create fixes them for life; add and query may override the threshold
+/// only), none with a default: absent, they are the index's.
+std::vector<OptionRow> lsh_rows() {
+  std::vector<OptionRow> rows = table_rows({"threshold", "lsh.bands", "lsh.rows", "similarity"});
+  const char* const help[] = {"similarity threshold in (0, 1] (create: the default; add/query: override)",
+                              "LSH bands b (with --rows; default: chosen for the threshold)", "LSH rows per band r",
+                              "jaccard or containment (create only)"};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].heading = "LSH";
+    rows[i].help = help[i];
+    rows[i].has_default = false;
+  }
+  return rows;
+}
+
+void add_lsh_options(cxxopts::Options& o) { add_option_rows(o, lsh_rows()); }
+
+/// The given --threshold, --bands and --rows into `c` (--similarity: create reads it).
+void read_lsh_options(const cxxopts::ParseResult& r, Config& c) {
+  check_bands_and_rows(r, c);
+  std::vector<OptionRow> rows = lsh_rows();
+  rows.pop_back();
+  read_option_rows(r, rows, c);
 }
 
 // The shingle/MinHash/LSH options the user gave, applied over `base`; the rest of
@@ -50,12 +69,7 @@ Config given_config(const cxxopts::ParseResult& r, Config base) {
   Config parsed;
   read_sketch_options(r, parsed);
   base = with_given_sketching_options(r, parsed, std::move(base));
-  GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
-  if (r.count("bands")) {
-    base.lsh.bands = r["bands"].as<uint32_t>();
-    base.lsh.rows = r["rows"].as<uint32_t>();
-  }
-  if (r.count("threshold")) base.threshold = r["threshold"].as<double>();
+  read_lsh_options(r, base);
   return base;
 }
 
@@ -80,7 +94,7 @@ int run_create(int argc, char** argv) {
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
   Config c = given_config(r, Config{});
-  if (r.count("similarity")) c.similarity = enum_option<Similarity>(r, "similarity");
+  read_option_rows(r, table_rows({"similarity"}), c);
   read_backend_options(r, c);
   const Index idx = Index::create(index_dir(r), c);
   const auto& lsh = idx.lsh_params();
@@ -99,8 +113,9 @@ Index open_for(const cxxopts::ParseResult& r, IndexMode mode) {
   opts.threads = backend_config.threads;
   opts.device = backend_config.device;
   if (r.count("threshold")) {
-    opts.threshold = r["threshold"].as<double>();
-    GD_EXPECTS(opts.threshold > 0 && opts.threshold <= 1, "--threshold must be in (0, 1]");
+    Config given;
+    read_option_rows(r, table_rows({"threshold"}), given);
+    opts.threshold = given.threshold;
   }
   // Shingle/MinHash/LSH options on add/query must agree with the index. When any is
   // given, read the index's parameters first, then open it with the given ones laid

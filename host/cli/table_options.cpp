@@ -96,15 +96,27 @@ std::vector<std::string> given_params(const cxxopts::ParseResult& r, const std::
   return params;
 }
 
-std::vector<OptionRow> shared_rows(std::initializer_list<const char*> params) {
-  const std::vector<OptionRow> shared = option_rows("");
+namespace {
+
+/// The rows of `from` named by `params`, in that order.
+std::vector<OptionRow> rows_named(const std::vector<OptionRow>& from, std::initializer_list<const char*> params) {
   std::vector<OptionRow> rows;
   for (const char* param : params) {
-    const auto row = std::find_if(shared.begin(), shared.end(), [&](const OptionRow& s) { return s.param == param; });
-    if (row == shared.end()) throw std::logic_error(std::string("no shared option row ") + param);
+    const auto row = std::find_if(from.begin(), from.end(), [&](const OptionRow& s) { return s.param == param; });
+    if (row == from.end()) throw std::logic_error(std::string("no option row ") + param);
     rows.push_back(*row);
   }
   return rows;
+}
+
+}  // namespace
+
+std::vector<OptionRow> shared_rows(std::initializer_list<const char*> params) {
+  return rows_named(option_rows(""), params);
+}
+
+std::vector<OptionRow> table_rows(std::initializer_list<const char*> params) {
+  return rows_named(option_table(), params);
 }
 
 }  // namespace gpudedup::cli

@@ -24,5 +24,7 @@ std::vector<std::string> given_params(const cxxopts::ParseResult& r, const std::
 /// The rows of the options every method reads (group "") named by `params` (library
 /// names), in that order: a command says which it takes and where its help shows them.
 std::vector<OptionRow> shared_rows(std::initializer_list<const char*> params);
+/// The rows of any group named by `params`, in that order (index's LSH section).
+std::vector<OptionRow> table_rows(std::initializer_list<const char*> params);
 
 }  // namespace gpudedup::cli

@@ -246,5 +246,23 @@ TEST(CliOptionTable, EverySketchingRowIsRecordedBySketchesAndTheIndex) {
   EXPECT_EQ(test_support::run_cli("index query -o " + dir.path("a.tsv") + " " + index + " " + in + " --ngram 5").code, 0);
 }
 
+// index's LSH section is the table's rows in the index's words: a value dedup refuses for
+// --threshold, --bands, --rows or --similarity, index create refuses with dedup's message
+// (--bands 0 --rows 0 was taken as "chosen for the threshold").
+TEST(CliOptionTable, IndexLshOptionsAreCheckedAsDedupChecksThem) {
+  test_support::TempDir dir;
+  const std::string in = dir.write("in.jsonl", "{\"text\": \"a b c\"}\n");
+  EXPECT_EQ(section_flags("index create", "LSH"), (std::set<std::string>{"threshold", "bands", "rows", "similarity"}));
+  for (const std::string args : {"--threshold 1.5", "--threshold 0", "--bands 0 --rows 0", "--bands -1 --rows 4",
+                                 "--bands 300 --rows 1", "--bands 16 --rows 32", "--bands 4", "--similarity cosine"}) {
+    const auto dedup = test_support::run_cli("dedup " + in + " -o " + dir.path("k") + " " + args);
+    const auto index = test_support::run_cli("index create " + dir.path("idx") + " " + args);
+    EXPECT_EQ(dedup.code, 2) << args << ": " << dedup.err;
+    EXPECT_EQ(index.code, 2) << args << ": " << index.err;
+    const std::string why = dedup.err.substr(dedup.err.find(": ") + 2);
+    EXPECT_EQ(index.err, "gpudedup index: " + why) << args;
+  }
+}
+
 }  // namespace
 }  // namespace gpudedup
