@@ -58,9 +58,7 @@ void add_lsh_options(cxxopts::Options& o) { add_option_rows(o, lsh_rows()); }
 /// The given --threshold, --bands and --rows into `c` (--similarity: create reads it).
 void read_lsh_options(const cxxopts::ParseResult& r, Config& c) {
   check_bands_and_rows(r, c);
-  std::vector<OptionRow> rows = lsh_rows();
-  rows.pop_back();
-  read_option_rows(r, rows, c);
+  read_option_rows(r, table_rows({"threshold", "lsh.bands", "lsh.rows"}), c);
 }
 
 // The shingle/MinHash/LSH options the user gave, applied over `base`; the rest of
