@@ -13,6 +13,7 @@
 #include "host/cli/options.hpp"
 #include "host/cli/progress_reporter.hpp"
 #include "host/cli/simhash_options.hpp"
+#include "host/cli/sketching_options.hpp"
 #include "host/cli/skipped_report.hpp"
 #include "host/cli/table_options.hpp"
 #include "host/mpi/mpi_dedup.hpp"
@@ -132,9 +133,7 @@ int run_dedup_command(int argc, char** argv) {
   if (!parse_or_help(o, argc, argv, r)) return 0;
   DedupJob job;
   if (r.count("from-sketches")) {
-    refuse_options(r, {"input-format", "text-field", "id-field", "strict", "batch-size", "shingle", "ngram",
-                       "stopwords", "stopword-anchored", "normalize", "tokenizer", "num-perm", "sketch", "seed"},
-                   "does not apply to --from-sketches: the sketch files hold what gpudedup sketch read and how");
+    refuse_with_sketch_files(r);
     if (r.count("inputs")) job.sketches = option<std::vector<std::string>>(r, "inputs");
     GD_EXPECTS(!job.sketches.empty(), "--from-sketches: name the sketch files, one per shard, in input order");
   } else {

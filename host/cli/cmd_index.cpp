@@ -10,9 +10,12 @@
 #include "gpudedup/io.hpp"
 #include "host/cli/command.hpp"
 #include "host/cli/flag_names.hpp"
+#include "host/cli/method_options.hpp"
 #include "host/cli/options.hpp"
 #include "host/cli/progress_reporter.hpp"
+#include "host/cli/sketching_options.hpp"
 #include "host/cli/skipped_report.hpp"
+#include "host/cli/table_options.hpp"
 #include "host/io/write/kept_sink.hpp"
 #include "host/io/write/result_writers.hpp"
 
@@ -34,13 +37,28 @@ const char* index_usage =
     "  gpudedup index stats idx --verify\n"
     "Run `gpudedup index SUBCOMMAND --help` for a subcommand's options.\n";
 
-void add_lsh_options(cxxopts::Options& o) {
-  o.add_options("LSH")
-    ("threshold", "similarity threshold in (0, 1] (create: the default; add/query: override)",
-     cxxopts::value<double>())
-    ("bands", "LSH bands b (with --rows; default: chosen for the threshold)", cxxopts::value<uint32_t>())
-    ("rows", "LSH rows per band r", cxxopts::value<uint32_t>())
-    ("similarity", "jaccard or containment (create only)", cxxopts::value<std::string>());
+/// The LSH section: the table's rows of the threshold, bands, rows and similarity, in the
+/// index's words (create fixes them for life; add and query may override the threshold
+/// only), none with a default: absent, they are the index's.
+std::vector<OptionRow> lsh_rows() {
+  std::vector<OptionRow> rows = table_rows({"threshold", "lsh.bands", "lsh.rows", "similarity"});
+  const char* const help[] = {"similarity threshold in (0, 1] (create: the default; add/query: override)",
+                              "LSH bands b (with --rows; default: chosen for the threshold)", "LSH rows per band r",
+                              "jaccard or containment (create only)"};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].heading = "LSH";
+    rows[i].help = help[i];
+    rows[i].has_default = false;
+  }
+  return rows;
+}
+
+void add_lsh_options(cxxopts::Options& o) { add_option_rows(o, lsh_rows()); }
+
+/// The given --threshold, --bands and --rows into `c` (--similarity: create reads it).
+void read_lsh_options(const cxxopts::ParseResult& r, Config& c) {
+  check_bands_and_rows(r, c);
+  read_option_rows(r, table_rows({"threshold", "lsh.bands", "lsh.rows"}), c);
 }
 
 // The shingle/MinHash/LSH options the user gave, applied over `base`; the rest of
@@ -48,24 +66,8 @@ void add_lsh_options(cxxopts::Options& o) {
 Config given_config(const cxxopts::ParseResult& r, Config base) {
   Config parsed;
   read_sketch_options(r, parsed);
-  if (r.count("shingle")) base.shingle.kind = parsed.shingle.kind;
-  if (r.count("ngram")) base.shingle.ngram = parsed.shingle.ngram;
-  if (r.count("normalize")) base.shingle.normalize = parsed.shingle.normalize;
-  if (r.count("tokenizer")) base.shingle.tokenizer = parsed.shingle.tokenizer;
-  if (r.count("stopwords") || r.count("stopword-anchored")) {
-    base.shingle.stop_words = parsed.shingle.stop_words;
-    base.shingle.remove_stop_words = parsed.shingle.remove_stop_words;
-    base.shingle.stop_word_anchored = parsed.shingle.stop_word_anchored;
-  }
-  if (r.count("num-perm")) base.minhash.num_perm = parsed.minhash.num_perm;
-  if (r.count("sketch")) base.minhash.family = parsed.minhash.family;
-  if (r.count("seed")) base.seed = parsed.seed;
-  GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
-  if (r.count("bands")) {
-    base.lsh.bands = r["bands"].as<uint32_t>();
-    base.lsh.rows = r["rows"].as<uint32_t>();
-  }
-  if (r.count("threshold")) base.threshold = r["threshold"].as<double>();
+  base = with_given_sketching_options(r, parsed, std::move(base));
+  read_lsh_options(r, base);
   return base;
 }
 
@@ -90,7 +92,7 @@ int run_create(int argc, char** argv) {
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
   Config c = given_config(r, Config{});
-  if (r.count("similarity")) c.similarity = enum_option<Similarity>(r, "similarity");
+  read_option_rows(r, table_rows({"similarity"}), c);
   read_backend_options(r, c);
   const Index idx = Index::create(index_dir(r), c);
   const auto& lsh = idx.lsh_params();
@@ -109,17 +111,14 @@ Index open_for(const cxxopts::ParseResult& r, IndexMode mode) {
   opts.threads = backend_config.threads;
   opts.device = backend_config.device;
   if (r.count("threshold")) {
-    opts.threshold = r["threshold"].as<double>();
-    GD_EXPECTS(opts.threshold > 0 && opts.threshold <= 1, "--threshold must be in (0, 1]");
+    Config given;
+    read_option_rows(r, table_rows({"threshold"}), given);
+    opts.threshold = given.threshold;
   }
   // Shingle/MinHash/LSH options on add/query must agree with the index. When any is
   // given, read the index's parameters first, then open it with the given ones laid
   // over them (Index::open names what differs).
-  bool any_given = false;
-  for (const char* name : {"shingle", "ngram", "normalize", "tokenizer", "stopwords", "stopword-anchored", "num-perm",
-                           "sketch", "seed", "bands", "rows"})
-    any_given = any_given || r.count(name) > 0;
-  if (!any_given) return Index::open(dir, opts);
+  if (!sketching_option_given(r) && !r.count("bands") && !r.count("rows")) return Index::open(dir, opts);
   Config given;
   {
     IndexOpenOptions probe;

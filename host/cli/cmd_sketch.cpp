@@ -14,6 +14,7 @@
 #include "host/cli/skipped_report.hpp"
 #include "host/cli/shard_name.hpp"
 #include "host/cli/simhash_options.hpp"
+#include "host/cli/table_options.hpp"
 #include "host/io/write/result_writers.hpp"
 
 namespace gpudedup::cli {
@@ -107,6 +108,14 @@ InputStats write_minhash(const Config& config, const InputOptions& input, size_t
   return reader.stats();
 }
 
+/// --method: the table's row, of the two methods whose sketches this command writes.
+std::vector<OptionRow> method_rows() {
+  std::vector<OptionRow> rows = shared_rows({"method"});
+  rows[0].heading = "Output";
+  rows[0].help = "minhash or simhash";
+  return rows;
+}
+
 int run_sketch(int argc, char** argv) {
   cxxopts::Options o(argv[0],
                      "Write a sketch of every document: MinHash signatures (binary sketch file, or TSV)\n"
@@ -118,9 +127,10 @@ int run_sketch(int argc, char** argv) {
   add_sketch_options(o);
   add_simhash_options(o);
   add_backend_options(o);
-  o.add_options("Output")("o,output", "file to write", cxxopts::value<std::string>())(
-      "method", "minhash or simhash", cxxopts::value<std::string>()->default_value("minhash"))(
-      "format", "binary (minhash only) or tsv", cxxopts::value<std::string>()->default_value("binary"))(
+  o.add_options("Output")("o,output", "file to write", cxxopts::value<std::string>());
+  add_option_rows(o, method_rows());
+  o.add_options("Output")("format", "binary (minhash only) or tsv",
+                          cxxopts::value<std::string>()->default_value("binary"))(
       "q,quiet", "no progress and no summary");
   cxxopts::ParseResult r;
   if (!parse_or_help(o, argc, argv, r)) return 0;
@@ -131,7 +141,9 @@ int run_sketch(int argc, char** argv) {
   InputOptions input = read_input_options(r);
   input.first_record_number = first_document_number(r);
   const size_t per_batch = batch_size(r);
-  const auto method = r["method"].as<std::string>();
+  Config chosen;
+  read_option_rows(r, method_rows(), chosen);
+  const std::string method = chosen.method;
   const auto format = r["format"].as<std::string>();
   GD_EXPECTS(method == "minhash" || method == "simhash", "--method must be minhash or simhash, got '" + method + "'");
   GD_EXPECTS(format == "binary" || format == "tsv", "--format must be binary or tsv, got '" + format + "'");

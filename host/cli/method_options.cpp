@@ -20,8 +20,8 @@ std::vector<OptionRow> method_rows(MethodSection section) {
   return rows;
 }
 
-/// --bands and --rows, as written (before they narrow to the Config's fields): both or
-/// neither, each at least 1, b x r at most --num-perm (read before them).
+}  // namespace
+
 void check_bands_and_rows(const cxxopts::ParseResult& r, const Config& c) {
   GD_EXPECTS(r.count("bands") == r.count("rows"), "--bands and --rows go together: give both or neither");
   if (!r.count("bands")) return;
@@ -33,8 +33,6 @@ void check_bands_and_rows(const cxxopts::ParseResult& r, const Config& c) {
              "--bands x --rows (" + std::to_string(b * rows) + ") must not exceed --num-perm (" +
                  std::to_string(c.minhash.num_perm) + ")");
 }
-
-}  // namespace
 
 void add_method_options(cxxopts::Options& o, MethodSection section) { add_option_rows(o, method_rows(section)); }
 

@@ -18,6 +18,10 @@ void add_method_options(cxxopts::Options& options, MethodSection section);
 /// @throws usage_error naming the option.
 void read_method_options(const cxxopts::ParseResult& r, MethodSection section, Config& config);
 
+/// --bands and --rows, as written (before they narrow to the Config's fields): both or
+/// neither, each at least 1, b x r at most config's --num-perm. @throws usage_error.
+void check_bands_and_rows(const cxxopts::ParseResult& r, const Config& config);
+
 /// Throws usage_error for the first option given on the command line whose group the
 /// method does not read ("--hamming applies to --method simhash only", "--verify does not
 /// apply to --method bloom"; the program writes the flags for the library's names).

@@ -51,12 +51,13 @@ namespace {
 /// --first-document-number.
 std::vector<OptionRow> numbering_rows() { return shared_rows({"first_document_number"}); }
 
-/// The shingle and sketch rows, in help order, around --stopwords: the program's
-/// --stopwords names a FILE of words (the row's value is the list), so it is declared here.
-std::vector<OptionRow> rows_before_stopwords() { return shared_rows({"shingle.kind", "shingle.ngram"}); }
-std::vector<OptionRow> rows_after_stopwords() {
-  return shared_rows({"shingle.stop_word_anchored", "shingle.normalize", "shingle.tokenizer", "minhash.num_perm",
-                      "minhash.family", "seed"});
+/// The shingle and sketch rows, in help order, around --normalize, whose message is the
+/// program's own.
+std::vector<OptionRow> rows_before_normalize() {
+  return shared_rows({"shingle.kind", "shingle.ngram", "shingle.stop_words", "shingle.stop_word_anchored"});
+}
+std::vector<OptionRow> rows_from_normalize() {
+  return shared_rows({"shingle.normalize", "shingle.tokenizer", "minhash.num_perm", "minhash.family", "seed"});
 }
 
 }  // namespace
@@ -76,24 +77,18 @@ size_t batch_size(const cxxopts::ParseResult& r) {
 }
 
 void add_sketch_options(cxxopts::Options& o) {
-  add_option_rows(o, rows_before_stopwords());
-  o.add_options("Shingles and sketches")
-    ("stopwords", "word list FILE (one per line): stop words removed before word shingling",
-     cxxopts::value<std::string>());
-  add_option_rows(o, rows_after_stopwords());
+  add_option_rows(o, rows_before_normalize());
+  add_option_rows(o, rows_from_normalize());
 }
 
 void read_sketch_options(const cxxopts::ParseResult& r, Config& c) {
-  read_option_rows(r, rows_before_stopwords(), c);
-  if (r.count("stopwords")) {
-    c.shingle.stop_words = read_word_list(option<std::string>(r, "stopwords"));
-    c.shingle.remove_stop_words = true;
-  }
+  read_option_rows(r, rows_before_normalize(), c);
+  if (r.count("stopwords")) c.shingle.remove_stop_words = true;  // a list given is a list to remove
   // The program's own wording (the row's is the library's, which Python writes).
   const auto normalize = option<std::string>(r, "normalize");
   GD_EXPECTS(parse_normalize(normalize), "--normalize takes a comma list of fold, ascii, nfkc, punct (fold and ascii "
                                          "exclusive), or none alone; got \"" + normalize + "\"");
-  read_option_rows(r, rows_after_stopwords(), c);
+  read_option_rows(r, rows_from_normalize(), c);
   if (c.shingle.stop_word_anchored) c.shingle.remove_stop_words = false;
 }
 

@@ -44,7 +44,7 @@ constexpr size_t batch_max_bytes = size_t(256) << 20;  // bounds a batch's text 
 
 /// --shingle, --ngram, --stopwords, --stopword-anchored, --normalize, --tokenizer,
 /// --num-perm, --sketch, --seed: the shared rows of the option table (gpudedup/options.hpp),
-/// but --stopwords, which names a FILE of words here.
+/// each read when sketching (--stopwords names a FILE of words).
 void add_sketch_options(cxxopts::Options& options);
 /// Fills config.shingle, config.minhash and config.seed with the options given.
 /// @throws usage_error naming the option.

@@ -64,8 +64,9 @@ uint64_t read_count(const cxxopts::ParseResult& r, const OptionRow& row, const C
 
 void add_option_rows(cxxopts::Options& o, const std::vector<OptionRow>& rows) {
   for (const OptionRow& row : rows) {
-    if (row.flag.empty() || row.kind == OptionKind::list) continue;
-    o.add_options(row.heading)(row.flag, row.help, value_of(row));
+    if (row.flag.empty()) continue;
+    // A list's flag names a FILE of its strings (value_of: text).
+    o.add_options(row.heading)(row.flag, row.kind == OptionKind::list ? row.file_help : row.help, value_of(row));
   }
 }
 
@@ -80,7 +81,7 @@ void read_option_rows(const cxxopts::ParseResult& r, const std::vector<OptionRow
         if (row.check) row.check(c, v.real);
         break;
       case OptionKind::flag: v.flag = true; break;
-      case OptionKind::list: continue;
+      case OptionKind::list: v.list = read_word_list(option<std::string>(r, row.flag)); break;
       default: v.text = option<std::string>(r, row.flag); break;
     }
     row.set(c, v);
@@ -95,15 +96,27 @@ std::vector<std::string> given_params(const cxxopts::ParseResult& r, const std::
   return params;
 }
 
-std::vector<OptionRow> shared_rows(std::initializer_list<const char*> params) {
-  const std::vector<OptionRow> shared = option_rows("");
+namespace {
+
+/// The rows of `from` named by `params`, in that order.
+std::vector<OptionRow> rows_named(const std::vector<OptionRow>& from, std::initializer_list<const char*> params) {
   std::vector<OptionRow> rows;
   for (const char* param : params) {
-    const auto row = std::find_if(shared.begin(), shared.end(), [&](const OptionRow& s) { return s.param == param; });
-    if (row == shared.end()) throw std::logic_error(std::string("no shared option row ") + param);
+    const auto row = std::find_if(from.begin(), from.end(), [&](const OptionRow& s) { return s.param == param; });
+    if (row == from.end()) throw std::logic_error(std::string("no option row ") + param);
     rows.push_back(*row);
   }
   return rows;
+}
+
+}  // namespace
+
+std::vector<OptionRow> shared_rows(std::initializer_list<const char*> params) {
+  return rows_named(option_rows(""), params);
+}
+
+std::vector<OptionRow> table_rows(std::initializer_list<const char*> params) {
+  return rows_named(option_table(), params);
 }
 
 }  // namespace gpudedup::cli

@@ -20,6 +20,12 @@ namespace gpudedup::detail {
 template <class Field>
 using option_field_t = std::remove_reference_t<decltype(std::declval<Field>()(std::declval<Config&>()))>;
 
+/// A row's copy of one field from a Config to another.
+template <class Field>
+auto copy_of(Field field) {
+  return [field](Config& to, const Config& from) { field(to) = field(from); };
+}
+
 /// A whole number in min..max as the program checks it (the field's own type bounds Python).
 template <class Field>
 OptionRow count_option(std::string param, Field field, int64_t min, int64_t max) {
@@ -32,6 +38,7 @@ OptionRow count_option(std::string param, Field field, int64_t min, int64_t max)
   r.type_max = static_cast<uint64_t>(std::numeric_limits<T>::max());
   r.set = [field](Config& c, const OptionValue& v) { field(c) = T(v.count); };
   r.get = [field](const Config& c) { return std::to_string(field(c)); };
+  r.copy = copy_of(field);
   return r;
 }
 
@@ -50,6 +57,7 @@ OptionRow real_option(std::string param, Field field) {
   r.get = [field](const Config& c) {
     if constexpr (on_off) return std::string(field(c) ? "true" : "false"); else return option_number(field(c));
   };
+  r.copy = copy_of(field);
   return r;
 }
 
@@ -65,6 +73,7 @@ OptionRow choice_option(std::string param, Field field) {
     field(c) = *value;
   };
   r.get = [field](const Config& c) { return std::string(to_string(field(c))); };
+  r.copy = copy_of(field);
   return r;
 }
 
@@ -74,6 +83,12 @@ inline OptionRow named(OptionRow row, std::string flag, std::string keyword, std
   row.keyword = std::move(keyword);
   row.help = std::move(help);
   return row;
+}
+
+/// `rows`, each marked read when sketching (OptionRow::sketching).
+inline std::vector<OptionRow> read_when_sketching(std::vector<OptionRow> rows) {
+  for (OptionRow& r : rows) r.sketching = true;
+  return rows;
 }
 
 /// `rows`, each of `group`, shown under `heading` in the program's help.
@@ -94,8 +109,8 @@ std::optional<uint64_t> parse_byte_size(const std::string& text);
 std::vector<OptionRow> method_option_rows();
 /// The rows of the options every method reads (shared_option_rows.cpp), each under the
 /// program's help heading. The program registers and reads their flags from these rows
-/// (host/cli/options.cpp, cmd_dedup.cpp), all but --stopwords (a FILE there, a list
-/// here); tests/cli/cli_option_table_test.cpp holds its help to the rows' text.
+/// (host/cli/options.cpp, cmd_dedup.cpp; --stopwords, a list here, reads a FILE there);
+/// tests/cli/cli_option_table_test.cpp holds its help to the rows' text.
 std::vector<OptionRow> shared_option_rows();
 
 }  // namespace gpudedup::detail

@@ -1,7 +1,8 @@
 // The options every method reads (group ""): the method, threshold, seed, shingles,
 // backend, keep policy and numbering, each declared once (gpudedup/options.hpp). The
 // program registers and reads their flags from these rows (host/cli/options.cpp,
-// cmd_dedup.cpp), so the help, default and checks here are the program's.
+// cmd_dedup.cpp), so the help, default and checks here are the program's; the shingle and
+// sketch rows are read when sketching (OptionRow::sketching).
 #include <string>
 #include <vector>
 
@@ -72,18 +73,35 @@ OptionRow normalize_row() {
     c.shingle.normalize = *n;
   };
   r.get = [](const Config& c) { return to_string(c.shingle.normalize); };
+  r.copy = copy_of(GD_OPTION_FIELD(shingle.normalize));
   return r;
 }
 
+/// Copies the stop-word settings, which the program's --stopwords and --stopword-anchored
+/// set together (a list turns removal on, anchoring turns it off).
+void copy_stop_word_settings(Config& to, const Config& from) {
+  to.shingle.stop_words = from.shingle.stop_words;
+  to.shingle.remove_stop_words = from.shingle.remove_stop_words;
+  to.shingle.stop_word_anchored = from.shingle.stop_word_anchored;
+}
+
 OptionRow stop_words_row() {
-  // The program's --stopwords names a FILE of words, not the list: it declares that flag
-  // itself (host/cli/options.cpp).
   OptionRow r = named(OptionRow{}, "stopwords", "stop_words", "stop words (the program reads them from a FILE)");
+  r.file_help = "word list FILE (one per line): stop words removed before word shingling";
   r.param = "shingle.stop_words";
   r.kind = OptionKind::list;
   r.has_default = false;
   r.set = [](Config& c, const OptionValue& v) { c.shingle.stop_words = v.list; };
   r.get = [](const Config&) { return std::string(); };
+  r.copy = copy_stop_word_settings;
+  return r;
+}
+
+OptionRow stop_word_anchored_row() {
+  OptionRow r = named(real_option("shingle.stop_word_anchored", GD_OPTION_FIELD(shingle.stop_word_anchored)),
+                      "stopword-anchored", "stop_word_anchored",
+                      "word shingles = a stop word plus the next two words (built-in English list unless --stopwords)");
+  r.copy = copy_stop_word_settings;
   return r;
 }
 
@@ -94,8 +112,9 @@ std::vector<OptionRow> numbering_rows() {
                 "one part of a larger numbering")};
 }
 
+// Every row here decides a document's signature.
 std::vector<OptionRow> shingle_rows() {
-  return {
+  return read_when_sketching({
       named(choice_option<ShingleKind>("shingle.kind", GD_OPTION_FIELD(shingle.kind)), "shingle", "shingle",
             "char or word"),
       named(count_option("shingle.ngram", GD_OPTION_FIELD(shingle.ngram), 1, 64), "ngram", "ngram",
@@ -103,9 +122,7 @@ std::vector<OptionRow> shingle_rows() {
       stop_words_row(),
       named(real_option("shingle.remove_stop_words", GD_OPTION_FIELD(shingle.remove_stop_words)), "",
             "remove_stop_words", "drop the stop words before word shingling"),
-      named(real_option("shingle.stop_word_anchored", GD_OPTION_FIELD(shingle.stop_word_anchored)),
-            "stopword-anchored", "stop_word_anchored",
-            "word shingles = a stop word plus the next two words (built-in English list unless --stopwords)"),
+      stop_word_anchored_row(),
       normalize_row(),
       named(choice_option<Tokenizer>("shingle.tokenizer", GD_OPTION_FIELD(shingle.tokenizer)), "tokenizer",
             "tokenizer",
@@ -116,7 +133,7 @@ std::vector<OptionRow> shingle_rows() {
       named(choice_option<SketchFamily>("minhash.family", GD_OPTION_FIELD(minhash.family)), "sketch", "sketch",
             "MinHash family: classic (P permutations of every shingle) or oph (one permutation hashing into P "
             "bins, optimal densification: shingles + P work; docs/sketches.md)"),
-      named(whole_option("seed", GD_OPTION_FIELD(seed)), "seed", "seed", "seed of the permutation family")};
+      named(whole_option("seed", GD_OPTION_FIELD(seed)), "seed", "seed", "seed of the permutation family")});
 }
 
 std::vector<OptionRow> run_rows() {

@@ -23,7 +23,7 @@ enum class OptionKind {
   flag,    ///< on or off (a bare --flag; Python's bool)
   choice,  ///< one of a list of names (an enum's to_string names)
   text,    ///< a string
-  list,    ///< strings (Python only: the program reads lists from files)
+  list,    ///< strings (Python's list; the program reads them from a FILE, one per line)
 };
 
 /// A value as a front end read it: the member its row's kind names (choice: text).
@@ -56,11 +56,22 @@ struct OptionRow {
   /// from the threshold), which is then set only when given.
   bool has_default = true;
   std::string help;
+  /// list: the help of the program's flag, which names a FILE of the strings, one per line
+  /// (`help` is the list's, Python's).
+  std::string file_help;
+  /// Read when sketching: the option decides a document's MinHash signature, so a sketch
+  /// file and an index record it. The program derives from this mark which options `dedup
+  /// --from-sketches` refuses (the sketch files hold them) and which ones `index add` and
+  /// `index query` compare with the index's (host/cli/sketching_options.cpp).
+  bool sketching = false;
   /// Writes a value into a Config. @throws usage_error naming `param` in backticks for a
   /// value that is not one (an unknown name of a choice).
   std::function<void(Config&, const OptionValue&)> set;
   /// The value a Config holds, as the program writes it ("0.9", "tfidf-len").
   std::function<std::string(const Config&)> get;
+  /// Sets in `to` what the option set in `from`: its field, or the fields it sets together
+  /// (the stop-word options). The index lays the options given over its own settings with it.
+  std::function<void(Config& to, const Config& from)> copy;
   /// Optional: the program's check of the value as written (counts may be negative
   /// there), in place of the range check, with the options read before it already in the
   /// Config. @throws usage_error naming params in backticks.

@@ -332,7 +332,8 @@ def options() -> List[Dict[str, Any]]:
     spell it), the program's flag, the keyword dedup() takes (empty for the program's
     own), the group of Config that decides which methods read it (empty: every method),
     its kind (count, real, flag, choice, text, list), its default (None: decided by the
-    run) and its help."""
+    run), its help and whether it is read when sketching (sketching: it decides a
+    signature, so an index records it and Index.open() compares it)."""
     return list(_core.option_rows())
 
 

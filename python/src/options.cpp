@@ -139,6 +139,7 @@ void bind_options(nb::module_& m) {
       d["kind"] = kinds[int(row.kind)];
       d["default"] = row.has_default ? nb::object(nb::str(row.get(Config{}).c_str())) : nb::none();
       d["help"] = row.help;
+      d["sketching"] = row.sketching;
       rows.append(d);
     }
     return rows;

@@ -2,6 +2,8 @@
 // `gpudedup dedup`: listed by --help with its kind and the Config's default, its help
 // text the row's (dedup, sketch, index: the shared rows too), and refused for a method
 // that does not read its group; every option --help lists in a method's section is a row.
+// The rows read when sketching are the options of sketch's shingle section, refused by
+// dedup --from-sketches and compared by an index, all from the mark on the row.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
 #include "gpudedup/options.hpp"
 #include "support/files.hpp"
@@ -97,10 +100,11 @@ TEST(CliOptionTable, EveryRowsHelpIsTheRowsText) {
     const auto r = test_support::run_cli(command + " --help");
     ASSERT_EQ(r.code, 0) << command << ": " << r.err;
     for (const OptionRow& row : option_table()) {
-      // A list row's flag is the program's own (--stopwords reads a FILE of words).
-      if (row.flag.empty() || row.kind == OptionKind::list) continue;
+      if (row.flag.empty()) continue;
       if (!headings.empty() && !headings.count(row.heading)) continue;
-      const std::string want = flattened(row.help) + (row.has_default ? " (default: " + row.get(Config{}) + ")" : "");
+      // A list's flag names a FILE of its strings (--stopwords): the row's help of that file.
+      const std::string help = row.kind == OptionKind::list ? row.file_help : row.help;
+      const std::string want = flattened(help) + (row.has_default ? " (default: " + row.get(Config{}) + ")" : "");
       EXPECT_EQ(help_entry(r.out, row.flag), want) << command << " --" << row.flag;
       ++compared;
     }
@@ -162,6 +166,101 @@ TEST(CliOptionTable, EveryGroupIsRefusedForAMethodThatDoesNotReadIt) {
                                                  : " does not apply to --method " + other->name;
     EXPECT_EQ(r.code, 2) << group << ": " << r.err;
     EXPECT_EQ(r.err, "gpudedup dedup: --" + rows.front().flag + why + "\n") << args;
+  }
+}
+
+/// The options of one section of a command's --help ("Shingles and sketches").
+std::set<std::string> section_flags(const std::string& command, const std::string& heading) {
+  const auto r = test_support::run_cli(command + " --help");
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::set<std::string> flags;
+  std::istringstream in(r.out);
+  static const std::regex section(R"(^ (\S.*) options:$)"), option(R"(^  +(-\w, )?--([a-z0-9-]+))");
+  std::string at;
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_match(line, m, section)) at = m[1];
+    else if (at == heading && std::regex_search(line, m, option)) flags.insert(m[2]);
+  }
+  return flags;
+}
+
+/// A value of `row` other than a default Config's, as the program's flag takes it: the
+/// default count plus one, a flag given, a list FILE, or the first word of the row's help
+/// that the row takes as another choice ("char or word": word).
+std::string other_value(const OptionRow& row, const std::string& list_file) {
+  const std::string given = row.has_default ? row.get(Config{}) : "";
+  switch (row.kind) {
+    case OptionKind::flag: return "";
+    case OptionKind::list: return list_file;
+    case OptionKind::count: return std::to_string(std::stoull(given) + 1);
+    case OptionKind::real: return given == "0.5" ? "0.25" : "0.5";
+    default: break;
+  }
+  std::istringstream words(std::regex_replace(row.help, std::regex("[^a-z0-9-]+"), " "));
+  for (std::string w; words >> w;) {
+    Config c;
+    try {
+      row.set(c, OptionValue{0, 0, false, w, {}});
+    } catch (const usage_error&) {
+      continue;
+    }
+    if (row.get(c) != given) return w;
+  }
+  ADD_FAILURE() << "--" << row.flag << ": no other value found in its help";
+  return given;
+}
+
+// Adding a row read when sketching is all it takes: sketch shows it with the shingle
+// options, dedup --from-sketches refuses it (the sketch files hold it), and index add and
+// query compare it with the index's (a value other than the index's is refused).
+TEST(CliOptionTable, EverySketchingRowIsRecordedBySketchesAndTheIndex) {
+  std::set<std::string> sketching;
+  for (const OptionRow& row : option_table()) {
+    if (row.sketching && !row.flag.empty()) sketching.insert(row.flag);
+  }
+  EXPECT_EQ(section_flags("sketch", "Shingles and sketches"), sketching);
+  EXPECT_EQ(section_flags("index add", "Shingles and sketches"), sketching);
+  EXPECT_GE(sketching.size(), 9u) << "shingles, n-gram, stop words, normalization, tokenizer, P, family, seed";
+
+  test_support::TempDir dir;
+  const std::string in = dir.write("in.jsonl", "{\"text\": \"the one and the other\"}\n");
+  const std::string words = dir.write("stop.txt", "the\n");
+  const std::string index = dir.path("idx");
+  ASSERT_EQ(test_support::run_cli("index create " + index).code, 0);
+  const std::string why = " does not apply to --from-sketches: the sketch files hold what gpudedup sketch read and how\n";
+  for (const OptionRow& row : option_table()) {
+    if (!row.sketching || row.flag.empty()) continue;
+    const std::string arg = " --" + row.flag + (row.kind == OptionKind::flag ? "" : " " + other_value(row, words));
+    const auto staged = test_support::run_cli("dedup --from-sketches " + dir.path("a.sketch") + arg);
+    EXPECT_EQ(staged.code, 2) << arg;
+    EXPECT_EQ(staged.err, "gpudedup dedup: --" + row.flag + why) << arg;
+    for (const char* command : {"index query ", "index add -q "}) {
+      const auto other = test_support::run_cli(command + index + " " + in + arg);
+      EXPECT_EQ(other.code, 2) << command << arg << ": " << other.err;
+      EXPECT_NE(other.err.find("was built with other parameters"), std::string::npos) << command << arg << ": " << other.err;
+      EXPECT_NE(other.err.find("--" + row.flag), std::string::npos) << command << arg << ": " << other.err;
+    }
+  }
+  // The index's own values are taken.
+  EXPECT_EQ(test_support::run_cli("index query -o " + dir.path("a.tsv") + " " + index + " " + in + " --ngram 5").code, 0);
+}
+
+// index's LSH section is the table's rows in the index's words: a value dedup refuses for
+// --threshold, --bands, --rows or --similarity, index create refuses with dedup's message
+// (--bands 0 --rows 0 was taken as "chosen for the threshold").
+TEST(CliOptionTable, IndexLshOptionsAreCheckedAsDedupChecksThem) {
+  test_support::TempDir dir;
+  const std::string in = dir.write("in.jsonl", "{\"text\": \"a b c\"}\n");
+  EXPECT_EQ(section_flags("index create", "LSH"), (std::set<std::string>{"threshold", "bands", "rows", "similarity"}));
+  for (const std::string args : {"--threshold 1.5", "--threshold 0", "--bands 0 --rows 0", "--bands -1 --rows 4",
+                                 "--bands 300 --rows 1", "--bands 16 --rows 32", "--bands 4", "--similarity cosine"}) {
+    const auto dedup = test_support::run_cli("dedup " + in + " -o " + dir.path("k") + " " + args);
+    const auto index = test_support::run_cli("index create " + dir.path("idx") + " " + args);
+    EXPECT_EQ(dedup.code, 2) << args << ": " << dedup.err;
+    EXPECT_EQ(index.code, 2) << args << ": " << index.err;
+    const std::string why = dedup.err.substr(dedup.err.find(": ") + 2);
+    EXPECT_EQ(index.err, "gpudedup index: " + why) << args;
   }
 }
 

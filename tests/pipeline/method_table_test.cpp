@@ -1,7 +1,9 @@
 // The method table is the seam for new methods: a toy method registered here, in the
 // tests only, runs through make_method() and the whole dedup job (run_dedup) without any
 // other change to the library, and its one option, declared in its row, is a flag of
-// `gpudedup dedup` (help, parsing, refused for other methods) with no other change.
+// `gpudedup dedup` (help, parsing, refused for other methods) with no other change; a
+// second, marked read when sketching, is refused by dedup --from-sketches and compared by
+// the index by that mark alone.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,6 +19,7 @@
 #include "host/cli/flag_names.cpp"  // CLI sources live in the program, not the library
 #include "host/cli/method_options.cpp"
 #include "host/cli/options.cpp"
+#include "host/cli/sketching_options.cpp"
 #include "host/cli/strict_options.cpp"
 #include "host/cli/table_options.cpp"
 
@@ -101,13 +104,29 @@ OptionRow toy_option() {
   return r;
 }
 
+/// Set when the toy's sketching option is copied from one Config to another.
+bool toy_salt_copied = false;
+
+/// The toy's option read when sketching (OptionRow::sketching): as if it decided a signature.
+OptionRow toy_sketching_option() {
+  OptionRow r = toy_option();
+  r.param = "toy.salt";
+  r.flag = "toy-salt";
+  r.keyword = "toy_salt";
+  r.help = "salt of the toy's sketch, 0..1000";
+  r.sketching = true;
+  r.set = [](Config&, const OptionValue&) {};
+  r.copy = [](Config&, const Config&) { toy_salt_copied = true; };
+  return r;
+}
+
 void register_toy() {
   static const bool once = [] {
     MethodEntry e;
     e.name = "same-length";
     e.description = "toy: equal text lengths are duplicates";
     e.reads = {"toy"};
-    e.options = {toy_option()};
+    e.options = {toy_option(), toy_sketching_option()};
     e.validate = [](const Config& c) {
       GD_EXPECTS(c.threshold == 1.0, "--threshold must be 1 for same-length");
     };
@@ -258,6 +277,40 @@ TEST(MethodTable, ToyOptionIsAFlagOfDedup) {
   EXPECT_EQ(dedup_run("same-length", {"--hamming", "3"}), "--hamming applies to --method simhash only");
   EXPECT_EQ(cli::with_flags("`toy.min_length` is what the program calls --toy-min-length"),
             "--toy-min-length is what the program calls --toy-min-length");
+}
+
+/// `args` parsed as dedup parses them.
+cxxopts::ParseResult dedup_parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "gpudedup dedup");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  cxxopts::Options o = dedup_options();
+  cxxopts::ParseResult r;
+  cli::parse_or_help(o, int(argv.size()), argv.data(), r);
+  return r;
+}
+
+TEST(MethodTable, ToySketchingOptionIsRefusedWithSketchFilesAndComparedByTheIndex) {
+  register_toy();
+  const auto salted = dedup_parse({"--toy-salt", "3"});
+  try {
+    cli::refuse_with_sketch_files(salted);
+    ADD_FAILURE() << "--from-sketches takes --toy-salt";
+  } catch (const usage_error& e) {
+    EXPECT_STREQ(e.what(), "--toy-salt does not apply to --from-sketches: the sketch files hold what gpudedup sketch "
+                           "read and how");
+  }
+  EXPECT_TRUE(cli::sketching_option_given(salted)) << "the index compares it";
+  toy_salt_copied = false;
+  cli::with_given_sketching_options(salted, Config{}, Config{});
+  EXPECT_TRUE(toy_salt_copied) << "laid over the index's settings";
+  // The toy's other option does not decide a sketch.
+  const auto plain = dedup_parse({"--toy-min-length", "3"});
+  EXPECT_NO_THROW(cli::refuse_with_sketch_files(plain));
+  EXPECT_FALSE(cli::sketching_option_given(plain));
+  toy_salt_copied = false;
+  cli::with_given_sketching_options(plain, Config{}, Config{});
+  EXPECT_FALSE(toy_salt_copied);
 }
 
 TEST(MethodTable, ToyOptionIsRefusedOutsideTheToyByTheLibrary) {

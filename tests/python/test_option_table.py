@@ -3,6 +3,7 @@ keyword is one the engine takes, type-checked, refused for a method that does no
 group, named in messages and listed in dedup()'s docstring; and every keyword the engine
 takes is a row's (docs/python.md)."""
 import inspect
+import re
 
 import pytest
 
@@ -99,3 +100,52 @@ def test_every_row_is_refused_for_a_method_that_does_not_read_its_group(row):
         why = f"applies to method {inside[0]} only" if len(inside) == 1 else f"does not apply to method {method}"
         with pytest.raises(ValueError, match=rf"^{row['keyword']} {why}$"):
             gpudedup.dedup(["a b c"], method=method, backend="cpu", **{row["keyword"]: typed_default(row)})
+
+
+def other_value(row, own):
+    """A value of `row` other than the one of `own` (else its default) that an engine with
+    `own` takes: the default count plus one, the flag turned, a list, or the first word of
+    the row's help that an engine takes as another choice ("char or word": char)."""
+    kind, default = row["kind"], row["default"]
+    current = own.get(row["keyword"], default)
+    if kind == "count":
+        return int(default) + 1
+    if kind == "flag":
+        return not current if isinstance(current, bool) else current != "true"
+    if kind == "list":
+        return ["the"]
+    for word in re.findall(r"[a-z0-9-]+", row["help"]):
+        if word == current:
+            continue
+        for context in ({}, own):  # char shingles alone; the ICU tokenizer with word shingles
+            try:
+                _core.Engine({"method": "minhash", "backend": "cpu", **context, row["keyword"]: word}, None)
+                return word
+            except _core.UsageError:
+                continue
+    raise AssertionError(f"{row['keyword']}: no other value found in its help")
+
+
+SKETCHING = [row for row in ROWS if row["sketching"]]
+
+
+def test_the_rows_read_when_sketching_are_the_shingle_and_sketch_options():
+    assert {"shingle", "ngram", "stop_words", "normalize", "tokenizer", "num_perm", "sketch", "seed"} <= \
+        {row["keyword"] for row in SKETCHING}
+    assert all(not row["group"] for row in SKETCHING), "every method sketches with them"
+
+
+@pytest.mark.parametrize("row", SKETCHING, ids=lambda r: r["keyword"])
+def test_an_index_refuses_a_row_read_when_sketching_with_another_value(row, tmp_path):
+    """The index records every option marked read when sketching: Index.open() with a value
+    other than the index's is refused, as the program's index add and query refuse it. The
+    index removes stop words from word shingles, so that a list of them and the ICU
+    tokenizer apply."""
+    path = str(tmp_path / "idx")
+    own = {"shingle": "word", "remove_stop_words": True}
+    created = gpudedup.Index.create(path, backend="cpu", **own)
+    del created  # its writer's lock
+    given = {**own, row["keyword"]: other_value(row, own)}
+    with pytest.raises(ValueError, match="was built with other parameters"):
+        gpudedup.Index.open(path, backend="cpu", **given)
+    assert len(gpudedup.Index.open(path, backend="cpu", **own)) == 0  # its own values are taken
