@@ -4,7 +4,7 @@
 // pairs are verified from two rows by the engine's rules (estimate, the borderline band
 // of --verify auto) and borderline ones by the exact sets of their texts, shingled as one
 // process shingles them (replay_chunk.hpp). --verify exact needs every pair's sets, not
-// rows: a distributed run refuses it before any work (host/mpi/mpi_dedup.cpp).
+// rows: a distributed run refuses it before any work (host/mpi/mpi_rank_source.cpp).
 #include <optional>
 
 #include "gpudedup/method.hpp"

@@ -6,6 +6,13 @@
 
 namespace gpudedup::detail {
 
+void JobSource::finish(DedupSummary& s) {
+  DedupMethod& m = method();
+  if (TextReplay replay = text_replay()) m.set_text_replay(std::move(replay));
+  s.result = m.finish();
+  settle_result(s, m, job().config.keep, text_bytes());
+}
+
 DedupSummary run_job(const std::function<std::unique_ptr<JobSource>()>& open, const ProgressCallback& progress) {
   const auto t_start = stage_clock::now();
   const std::unique_ptr<JobSource> source = open();
@@ -36,9 +43,7 @@ DedupSummary run_job(const std::function<std::unique_ptr<JobSource>()>& open, co
 
   eta.candidates(seconds_since(t_start));
   if (progress) send("candidates");
-  if (TextReplay replay = source->text_replay()) method.set_text_replay(std::move(replay));
-  s.result = method.finish();
-  settle_result(s, method, source->job().config.keep, source->text_bytes());
+  source->finish(s);
 
   // Pass 2: outputs.
   const WrittenReport written = [&](uint64_t n) {
@@ -50,9 +55,10 @@ DedupSummary run_job(const std::function<std::unique_ptr<JobSource>()>& open, co
   written(0);
   const auto t_write = stage_clock::now();
   const RouteOutputs route = source->route_outputs(s, written);
-  write_outputs(source->files(), s.result, source->ids(), route);
+  write_outputs(source->files(), source->written_result(s), source->ids(), route);
   s.seconds_write = seconds_since(t_write);
   s.seconds_total = seconds_since(t_start);
+  source->before_commit(s);
   commit_outputs(source->files(), source->job(), s);
   return s;
 }

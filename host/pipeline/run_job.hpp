@@ -1,11 +1,10 @@
 #pragma once
-// The dedup job's one driver body, for every route that runs a DedupMethod in one
-// process: records from files (run_dedup.cpp) and sketch files (from_sketches.cpp). A
-// route is a JobSource (what it reads and what it adds to the outputs); run_job() does
-// the rest in one order: progress and ETA, the method's finish, then the tail of
-// job_outputs.hpp. The MPI route feeds its method through add() too, but runs the
-// method's distributed steps in place of finish(), with a driver body of its own
-// (host/mpi/mpi_dedup.cpp; docs/architecture.md, "What remains of one driver").
+// The dedup job's one driver body, for every route: records from files (run_dedup.cpp),
+// sketch files (from_sketches.cpp) and an MPI rank's share (host/mpi/mpi_rank_source.cpp).
+// A route is a JobSource (what it reads and what it adds to the outputs); run_job() runs
+// its steps in one order: open, feed (with progress and ETA), finish (the method's
+// finish() by default; an MPI rank's distributed steps), the tail of job_outputs.hpp
+// (write, then the point before the commit a route may use, then commit).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -50,20 +49,33 @@ class JobSource {
   /// batch. @throws data_error when no document was read.
   virtual void feed(DedupSummary& s, const FirstPassReport& report) = 0;
   /// Reads the documents' texts again for the method; none (empty) where the texts are
-  /// not at hand.
+  /// not at hand. Used by the default finish().
   virtual TextReplay text_replay() { return {}; }
-  /// The documents' ids, in the method's numbering (after feed()).
+  /// The candidates and clusters after feed(): s.result settled (the keep policy applied)
+  /// and summarized. By default the method's finish(), given text_replay(), then
+  /// settle_result() with text_bytes(). An MPI rank gives its own: the method's
+  /// distributed steps, ending with the job's counts on every rank.
+  virtual void finish(DedupSummary& s);
+  /// The settled result the removed, pairs and clusters files are written from, whose
+  /// documents ids() names: s.result by default (an MPI rank: the clustered documents
+  /// gathered on rank 0).
+  virtual const DedupResult& written_result(const DedupSummary& s) const { return s.result; }
+  /// The documents' ids, in the numbering of written_result() (after finish()).
   virtual const IdTable& ids() const = 0;
   /// Each document's text length under a keep policy that compares them, else empty.
   virtual const std::vector<uint64_t>& text_bytes() const = 0;
   /// What the route adds to the outputs of the settled summary: the kept records' copy
   /// (reporting to `written`), the removed list's head and columns; none by default.
   virtual RouteOutputs route_outputs(const DedupSummary&, const WrittenReport&) { return {}; }
+  /// Between write_outputs() and commit_outputs(), `s` holding this process's write and
+  /// total seconds: nothing by default. An MPI rank waits there until every rank has
+  /// written (a rank commits only then) and takes the slowest rank's seconds.
+  virtual void before_commit(DedupSummary& /*s*/) {}
 };
 
-/// Runs the job of the source that `open` opens (timed from before it): feed, the
-/// method's candidates and clusters, the keep policy and summary, every output. @throws
-/// as run_dedup().
+/// Runs the job of the source that `open` opens (timed from before it): feed, finish (the
+/// candidates, clusters, keep policy and summary), every output, before_commit(), the
+/// commit. @throws as run_dedup().
 DedupSummary run_job(const std::function<std::unique_ptr<JobSource>()>& open, const ProgressCallback& progress);
 
 }  // namespace gpudedup::detail

@@ -1,7 +1,9 @@
 // run_job(), the one driver body of the dedup job's routes, over a source of documents in
 // memory: it feeds, finishes and settles the method, asks the route for its outputs after
 // the result, writes the planted answer through the tail, hands the method the source's
-// text replay, and a source that fails leaves no output.
+// text replay, and a source that fails leaves no output. A source's own steps (as an MPI
+// rank gives them): its finish in place of the method's, the result it names written,
+// and its point before the commit, reached with every output written and none committed.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -24,6 +26,14 @@ using test_support::read_file;
 struct SourceLog {
   std::vector<std::string> calls;
   bool fail_feed = false;
+  /// The source gives its own finish(): the method's result kept aside as written_result(),
+  /// s.result holding only its counts (as an MPI rank's summary does).
+  bool own_finish = false;
+  /// The source's before_commit(): records whether the removed list was at its final path
+  /// yet, and sets the total seconds to this.
+  bool own_before_commit = false;
+  double total_seconds = 0;
+  bool removed_committed_before_commit = false;
   uint64_t texts_replayed = 0;
   uint64_t removed_when_asked = 0;
 };
@@ -70,6 +80,26 @@ class MemorySource final : public JobSource {
       }
     };
   }
+  void finish(DedupSummary& s) override {
+    if (!log_.own_finish) return JobSource::finish(s);
+    log_.calls.push_back("finish");
+    written_ = method_->finish();
+    apply_keep(written_, job_.config.keep, no_lengths_);
+    s.result.documents = written_.documents;
+    s.result.removed = written_.removed;
+    s.result.clusters = written_.clusters;
+    summarize_result(s, *method_);
+  }
+  const DedupResult& written_result(const DedupSummary& s) const override {
+    return log_.own_finish ? written_ : s.result;
+  }
+  void before_commit(DedupSummary& s) override {
+    if (!log_.own_before_commit) return;
+    log_.calls.push_back("before_commit");
+    log_.removed_committed_before_commit = std::filesystem::exists(job_.outputs.removed);
+    s.seconds_total = log_.total_seconds;
+  }
+
   const IdTable& ids() const override { return ids_; }
   const std::vector<uint64_t>& text_bytes() const override { return no_lengths_; }
 
@@ -93,6 +123,7 @@ class MemorySource final : public JobSource {
   OutputSet files_;
   IdTable ids_;
   std::vector<uint64_t> no_lengths_;
+  DedupResult written_;
 };
 
 DedupJob minhash_job(const test_support::TempDir& dir) {
@@ -129,6 +160,52 @@ TEST(RunJob, FeedsFinishesAndWritesThePlantedAnswerInOneOrder) {
   EXPECT_EQ(read_file(dir.path("removed.tsv")), answer.removed_tsv);
   EXPECT_EQ(read_file(dir.path("clusters.jsonl")), answer.clusters_jsonl);
   EXPECT_EQ(s.kept + s.result.removed, docs.size());
+}
+
+/// The planted corpus's ids and texts.
+void planted_texts(const std::vector<test_support::PlantedDocument>& docs, std::vector<std::string>& ids,
+                   std::vector<std::string>& texts) {
+  for (const auto& d : docs) {
+    ids.push_back(d.id);
+    texts.push_back(d.text);
+  }
+}
+
+TEST(RunJob, WritesTheResultOfTheSourcesOwnFinish) {
+  // s.result holds counts only (no representatives): the side files come from
+  // written_result(), and the method's finish() is the source's to call.
+  test_support::TempDir dir;
+  const auto docs = test_support::planted_corpus(4, 6, 10);
+  std::vector<std::string> ids, texts;
+  planted_texts(docs, ids, texts);
+  SourceLog log;
+  log.own_finish = true;
+  const DedupSummary s =
+      run_job([&] { return std::make_unique<MemorySource>(log, minhash_job(dir), ids, texts); }, nullptr);
+  EXPECT_EQ(log.calls, (std::vector<std::string>{"feed", "finish", "route", "kept"}));
+  EXPECT_TRUE(s.result.representative.empty());
+  const auto answer = test_support::planted_answer(docs, KeepPolicy::first);
+  EXPECT_EQ(read_file(dir.path("removed.tsv")), answer.removed_tsv);
+  EXPECT_EQ(read_file(dir.path("clusters.jsonl")), answer.clusters_jsonl);
+  EXPECT_EQ(s.kept + s.result.removed, docs.size());
+}
+
+TEST(RunJob, ReachesTheSourcesPointBeforeTheCommitWithNothingCommitted) {
+  test_support::TempDir dir;
+  const auto docs = test_support::planted_corpus(2, 5, 10);
+  std::vector<std::string> ids, texts;
+  planted_texts(docs, ids, texts);
+  DedupJob job = minhash_job(dir);
+  job.outputs.stats = dir.path("stats.json");
+  SourceLog log;
+  log.own_before_commit = true;
+  log.total_seconds = 4321.5;  // what the source makes of the seconds (MPI: the slowest rank's)
+  const DedupSummary s = run_job([&] { return std::make_unique<MemorySource>(log, job, ids, texts); }, nullptr);
+  EXPECT_EQ(log.calls, (std::vector<std::string>{"feed", "replay", "route", "kept", "before_commit"}));
+  EXPECT_FALSE(log.removed_committed_before_commit);
+  EXPECT_TRUE(std::filesystem::exists(dir.path("removed.tsv")));
+  EXPECT_EQ(s.seconds_total, 4321.5);
+  EXPECT_NE(read_file(dir.path("stats.json")).find("\"total\": 4321.5"), std::string::npos);
 }
 
 TEST(RunJob, GivesTheMethodTheSourcesTextReplay) {
