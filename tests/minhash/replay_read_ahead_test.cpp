@@ -54,6 +54,16 @@ SketchSpec spec_of() {
   return make_sketch_spec(c);
 }
 
+/// Every document of `texts` wanted; replay_read_ahead with `use` through the replay of
+/// replay_of(texts, given, fail_at).
+template <class Use>
+void read_all_ahead(const std::vector<std::string>& texts, size_t* given, size_t fail_at, Use&& use) {
+  const std::vector<uint8_t> wanted(texts.size(), 1);
+  const SketchSpec spec = spec_of();
+  ReplayChunk work(spec);
+  replay_read_ahead(spec, replay_of(texts, given, fail_at), wanted, work, use);
+}
+
 }  // namespace
 
 TEST(ReplayReadAhead, EveryWantedDocumentArrivesOnceInOrderWithItsSet) {
@@ -86,13 +96,10 @@ TEST(ReplayReadAhead, EveryWantedDocumentArrivesOnceInOrderWithItsSet) {
 
 TEST(ReplayReadAhead, AReplayErrorReachesTheCallerAfterTheChunksBeforeIt) {
   const std::vector<std::string> texts = texts_over_chunks(3);
-  const std::vector<uint8_t> wanted(texts.size(), 1);
-  const SketchSpec spec = spec_of();
-  ReplayChunk work(spec);
   size_t given = 0, taken = 0;
   const size_t fail_at = texts.size() - 2;
-  EXPECT_THROW(replay_read_ahead(spec, replay_of(texts, &given, fail_at), wanted, work,
-                                 [&](ReplayChunk& chunk) { chunk.flush([&](uint32_t, auto&) { ++taken; }); }),
+  EXPECT_THROW(read_all_ahead(texts, &given, fail_at,
+                              [&](ReplayChunk& chunk) { chunk.flush([&](uint32_t, auto&) { ++taken; }); }),
                data_error);
   EXPECT_EQ(given, fail_at);
   EXPECT_LE(taken, fail_at);  // nothing after the failure
@@ -101,15 +108,12 @@ TEST(ReplayReadAhead, AReplayErrorReachesTheCallerAfterTheChunksBeforeIt) {
 
 TEST(ReplayReadAhead, AnErrorOfTheCheckStopsTheReplay) {
   const std::vector<std::string> texts = texts_over_chunks(4);
-  const std::vector<uint8_t> wanted(texts.size(), 1);
-  const SketchSpec spec = spec_of();
-  ReplayChunk work(spec);
   size_t given = 0, uses = 0;
-  EXPECT_THROW(replay_read_ahead(spec, replay_of(texts, &given), wanted, work,
-                                 [&](ReplayChunk&) {
-                                   ++uses;
-                                   throw std::runtime_error("check failed");
-                                 }),
+  EXPECT_THROW(read_all_ahead(texts, &given, SIZE_MAX,
+                              [&](ReplayChunk&) {
+                                ++uses;
+                                throw std::runtime_error("check failed");
+                              }),
                std::runtime_error);
   EXPECT_EQ(uses, 1u);
   EXPECT_LT(given, texts.size());  // at most the chunks read ahead, not the whole input
