@@ -2,7 +2,10 @@
 // The exact check's replay read on a thread of its own: while the calling thread shingles
 // and checks one chunk of texts, the next is read and parsed, as the first pass reads
 // batch i+1 while the method works on batch i. Reading is a tenth of the replay and runs
-// on one thread; overlapped, it costs the wall time of neither.
+// on one thread; overlapped, it costs the wall time of neither. Only when more than one
+// thread is asked for: --threads 1 keeps to one.
+#include <omp.h>
+
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -20,10 +23,21 @@ namespace gpudedup::detail {
 /// texts into chunks; calls use(work) on the calling thread with each chunk's texts moved
 /// into `work`, in input order (use() flushes it). Two chunks of text are read ahead at
 /// most, and only `work` holds sets. An exception of the replay or of use() ends both and
-/// is rethrown here.
+/// is rethrown here. With one thread (Config::threads 1) the replay runs on the calling
+/// thread, a chunk used whenever it is full.
 template <class Use>
 void replay_read_ahead(const SketchSpec& spec, const TextReplay& replay, const std::vector<uint8_t>& wanted,
                        ReplayChunk& work, Use&& use) {
+  // One thread asked for (Config::threads 1): read and check in turn, on this thread.
+  const int threads = spec.config.threads > 0 ? spec.config.threads : omp_get_max_threads();
+  if (threads <= 1) {
+    replay(wanted, [&](uint64_t document, std::string_view text) {
+      if (document >= wanted.size() || !wanted[document]) return;
+      if (work.add(uint32_t(document), text)) use(work);
+    });
+    if (!work.empty()) use(work);
+    return;
+  }
   struct Stopped {};
   ReplayChunk chunks[2] = {ReplayChunk(spec), ReplayChunk(spec)};
   std::mutex mutex;

@@ -48,9 +48,9 @@ TextReplay replay_of(const std::vector<std::string>& texts, size_t* given, size_
   };
 }
 
-SketchSpec spec_of() {
+SketchSpec spec_of(int threads = 2) {
   Config c;
-  c.threads = 2;
+  c.threads = threads;
   return make_sketch_spec(c);
 }
 
@@ -67,31 +67,33 @@ void read_all_ahead(const std::vector<std::string>& texts, size_t* given, size_t
 }  // namespace
 
 TEST(ReplayReadAhead, EveryWantedDocumentArrivesOnceInOrderWithItsSet) {
-  const std::vector<std::string> texts = texts_over_chunks(3);
-  std::vector<uint8_t> wanted(texts.size(), 0);
-  for (size_t d = 0; d < texts.size(); ++d) wanted[d] = d % 3 != 1;
-  const SketchSpec spec = spec_of();
-  ReplayChunk work(spec);
-  size_t given = 0, chunks = 0;
-  std::vector<uint32_t> order;
-  std::vector<uint8_t> scratch;
-  std::vector<uint64_t> expected;
-  size_t wrong_sets = 0;
-  replay_read_ahead(spec, replay_of(texts, &given), wanted, work, [&](ReplayChunk& chunk) {
-    ++chunks;
-    chunk.flush([&](uint32_t d, const std::vector<uint64_t>& set) {
-      order.push_back(d);
-      shingle_set(spec.shingles, texts[d], scratch, expected);
-      wrong_sets += set != expected;
+  for (const int threads : {1, 2}) {  // 1: read on the calling thread
+    const std::vector<std::string> texts = texts_over_chunks(3);
+    std::vector<uint8_t> wanted(texts.size(), 0);
+    for (size_t d = 0; d < texts.size(); ++d) wanted[d] = d % 3 != 1;
+    const SketchSpec spec = spec_of(threads);
+    ReplayChunk work(spec);
+    size_t given = 0, chunks = 0;
+    std::vector<uint32_t> order;
+    std::vector<uint8_t> scratch;
+    std::vector<uint64_t> expected;
+    size_t wrong_sets = 0;
+    replay_read_ahead(spec, replay_of(texts, &given), wanted, work, [&](ReplayChunk& chunk) {
+      ++chunks;
+      chunk.flush([&](uint32_t d, const std::vector<uint64_t>& set) {
+        order.push_back(d);
+        shingle_set(spec.shingles, texts[d], scratch, expected);
+        wrong_sets += set != expected;
+      });
     });
-  });
-  std::vector<uint32_t> want_order;
-  for (size_t d = 0; d < texts.size(); ++d)
-    if (wanted[d]) want_order.push_back(uint32_t(d));
-  EXPECT_EQ(order, want_order);
-  EXPECT_EQ(wrong_sets, 0u);
-  EXPECT_EQ(given, want_order.size());
-  EXPECT_GE(chunks, 2u);  // handed over between the threads more than once
+    std::vector<uint32_t> want_order;
+    for (size_t d = 0; d < texts.size(); ++d)
+      if (wanted[d]) want_order.push_back(uint32_t(d));
+    EXPECT_EQ(order, want_order) << threads;
+    EXPECT_EQ(wrong_sets, 0u);
+    EXPECT_EQ(given, want_order.size());
+    EXPECT_GE(chunks, 2u) << threads;  // handed over more than once
+  }
 }
 
 TEST(ReplayReadAhead, AReplayErrorReachesTheCallerAfterTheChunksBeforeIt) {
