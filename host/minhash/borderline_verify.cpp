@@ -2,8 +2,9 @@
 // input again: pairs (a, b), a < b, are cut into groups whose earlier documents' shingle
 // sets fit the byte budget; each group is one sequential pass that shingles a document
 // when it comes, verifies it against the held sets of its earlier partners and holds its
-// own set only while a later partner is still to come. Replayed texts are shingled in
-// chunks on every thread, then taken in input order.
+// own set only while a later partner is still to come. Replayed texts are read on a
+// thread of their own, a chunk ahead, shingled in chunks on every thread, then taken in
+// input order.
 #include "host/minhash/borderline_verify.hpp"
 
 #include <omp.h>
@@ -19,6 +20,7 @@
 #include "host/core/format.hpp"
 #include "host/core/radix_sort.hpp"
 #include "host/minhash/replay_chunk.hpp"
+#include "host/minhash/replay_read_ahead.hpp"
 
 namespace gpudedup::detail {
 
@@ -260,11 +262,7 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
       // capacity is every shingle of the text.
       if (own != last_partner.end() && own->second > d) held[d].assign(set.begin(), set.end());
     };
-    replay(wanted, [&](uint64_t document, std::string_view text) {
-      if (document >= docs || !wanted[document]) return;
-      if (chunk.add(uint32_t(document), text)) chunk.flush(need, take);
-    });
-    chunk.flush(need, take);
+    replay_read_ahead(spec_, replay, wanted, chunk, [&](ReplayChunk& texts) { texts.flush(need, take); });
     ++stats_.passes;
     if (next != by_b.size()) {
       throw data_error("the input changed since it was read: document " + std::to_string(by_b[next].b) +

@@ -27,10 +27,23 @@ class ReplayChunk {
 
   /// Copies the text; true when the chunk is full.
   bool add(uint32_t doc, std::string_view text) {
+    // One allocation for the chunk's text, kept: growing by doubling touched twice its
+    // pages, a page fault per 4 KiB.
+    if (text_.capacity() < replay_chunk_bytes) text_.reserve(replay_chunk_bytes + replay_chunk_bytes / 8);
     docs_.push_back(doc);
     text_.insert(text_.end(), text.begin(), text.end());
     ends_.push_back(text_.size());
     return text_.size() >= replay_chunk_bytes;
+  }
+
+  bool empty() const { return docs_.empty(); }
+
+  /// Exchanges the gathered texts with `other`'s (the sets' storage stays): a chunk read
+  /// on another thread is handed to the one that shingles (replay_read_ahead.hpp).
+  void swap_texts(ReplayChunk& other) {
+    docs_.swap(other.docs_);
+    text_.swap(other.text_);
+    ends_.swap(other.ends_);
   }
 
   /// take(doc, set) for every document gathered, in order; then empty.

@@ -44,7 +44,9 @@ struct MethodNeeds {
 /// reads the documents of its borderline pairs again): calls text(d, t) for every document
 /// d with wanted[d] != 0 (numbered as add() numbered them), in ascending order, t being the
 /// text add() was given. May be called more than once. @throws data_error when the input
-/// changed since it was read.
+/// changed since it was read. MinHash calls it on a thread of its own when
+/// Config::threads is not 1 (it reads a chunk ahead of the exact check), never on two
+/// threads at once.
 using TextReplay = std::function<void(const std::vector<uint8_t>& wanted,
                                       const std::function<void(uint64_t document, std::string_view text)>& text)>;
 
