@@ -1,0 +1,65 @@
+// The borderline pairs of the band walk, one chunk in memory and the rest spilled
+// (deferred_pair_store.hpp).
+#include "host/minhash/deferred_pair_store.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "host/core/radix_sort.hpp"
+
+namespace gpudedup::detail {
+
+DeferredPairStore::DeferredPairStore(std::string temp_dir, std::function<bool(uint32_t, uint32_t)> joined,
+                                     size_t chunk_pairs)
+    : temp_dir_(std::move(temp_dir)), joined_(std::move(joined)), chunk_pairs_(std::max<size_t>(chunk_pairs, 1)) {}
+
+void DeferredPairStore::add(const DeferredPair& p) {
+  if (joined_(p.a, p.b)) return;
+  if (chunk_.size() == chunk_pairs_) spill_chunk();
+  if (chunk_.capacity() < chunk_pairs_) chunk_.reserve(chunk_pairs_);  // once: no doubling past the chunk
+  chunk_.push_back(p);
+}
+
+void DeferredPairStore::compact(std::vector<DeferredPair>& pairs) {
+  pairs.erase(std::remove_if(pairs.begin(), pairs.end(), [&](const DeferredPair& p) { return joined_(p.a, p.b); }),
+              pairs.end());
+  // A pair's estimate is the same in every band: one copy of each (a, b) is enough.
+  radix_sort_by(pairs, scratch_, [](const DeferredPair& p) { return uint64_t(p.a) << 32 | p.b; });
+  pairs.erase(std::unique(pairs.begin(), pairs.end(),
+                          [](const DeferredPair& x, const DeferredPair& y) { return x.a == y.a && x.b == y.b; }),
+              pairs.end());
+}
+
+void DeferredPairStore::spill_chunk() {
+  compact(chunk_);
+  // Half full or more after compaction: the chunk goes to disk; else it keeps filling.
+  if (2 * chunk_.size() < chunk_pairs_) return;
+  if (!file_) file_ = std::make_unique<SpillFile>(temp_dir_);
+  file_->append(chunk_.data(), chunk_.size() * sizeof(DeferredPair));
+  chunk_.clear();
+}
+
+std::vector<DeferredPair> DeferredPairStore::take() {
+  std::vector<DeferredPair> all;
+  const uint64_t spilled = spilled_pairs();
+  all.reserve(size_t(spilled) + chunk_.size());
+  // Read back chunk by chunk, each losing the pairs joined since it was written.
+  for (uint64_t done = 0; done < spilled;) {
+    const size_t n = size_t(std::min<uint64_t>(spilled - done, chunk_pairs_));
+    const size_t at = all.size();
+    all.resize(at + n);
+    file_->read(done * sizeof(DeferredPair), all.data() + at, n * sizeof(DeferredPair));
+    all.erase(std::remove_if(all.begin() + std::ptrdiff_t(at), all.end(),
+                             [&](const DeferredPair& p) { return joined_(p.a, p.b); }),
+              all.end());
+    done += n;
+  }
+  for (const DeferredPair& p : chunk_)
+    if (!joined_(p.a, p.b)) all.push_back(p);
+  std::vector<DeferredPair>().swap(chunk_);
+  std::vector<DeferredPair>().swap(scratch_);
+  file_.reset();
+  return all;
+}
+
+}  // namespace gpudedup::detail
