@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "gpudedup/errors.hpp"
 #include "host/core/radix_sort.hpp"
 
 namespace gpudedup::detail {
@@ -34,7 +35,17 @@ void DeferredPairStore::spill_chunk() {
   compact(chunk_);
   // Half full or more after compaction: the chunk goes to disk; else it keeps filling.
   if (2 * chunk_.size() < chunk_pairs_) return;
-  if (!file_) file_ = std::make_unique<SpillFile>(temp_dir_);
+  if (!file_ && !memory_only_) {
+    try {
+      file_ = std::make_unique<SpillFile>(temp_dir_);
+    } catch (const data_error&) {
+      memory_only_ = true;  // no writable temporary folder: held in memory, as before the store
+    }
+  }
+  if (memory_only_) {
+    chunk_pairs_ *= 2;
+    return;
+  }
   file_->append(chunk_.data(), chunk_.size() * sizeof(DeferredPair));
   chunk_.clear();
 }

@@ -4,7 +4,9 @@
 // rows (1 GB per million documents at P = 256) are still held. The store keeps one chunk
 // in memory; a full chunk is made distinct, loses the pairs whose documents are joined
 // already (checks only join, so decide() would drop them too) and goes to a nameless
-// spill file. The engine takes the pairs back once the rows are released.
+// spill file (where no file can be made in the temporary folder, the chunk grows in
+// memory instead, as the list did before). The engine takes the pairs back once the rows
+// are released.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -42,6 +44,7 @@ class DeferredPairStore {
   size_t chunk_pairs_;
   std::vector<DeferredPair> chunk_, scratch_;
   std::unique_ptr<SpillFile> file_;
+  bool memory_only_ = false;  ///< no spill file could be made: chunks grow instead
 };
 
 }  // namespace gpudedup::detail

@@ -58,6 +58,14 @@ TEST(DeferredPairStore, GivesBackEveryPairWhateverItSpilled) {
   }
 }
 
+TEST(DeferredPairStore, WithoutAWritableTemporaryFolderHoldsThePairsInMemory) {
+  const auto pairs = random_pairs(5000, 200, 11);
+  detail::DeferredPairStore store("/nonexistent/gpudedup-temp", [](uint32_t, uint32_t) { return false; }, 16);
+  for (const auto& p : pairs) store.add(p);
+  EXPECT_EQ(store.spilled_pairs(), 0u);
+  EXPECT_EQ(distinct(store.take()), distinct(pairs));
+}
+
 TEST(DeferredPairStore, LeavesOutPairsJoinedBeforeOrAfterTheyCame) {
   const auto pairs = random_pairs(5000, 100, 9);
   // Documents joined by "cluster": same residue mod 7 once `joined_up_to` passes them.
