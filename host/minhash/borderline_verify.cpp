@@ -160,6 +160,14 @@ void BorderlineVerifier::defer(uint32_t a, uint32_t b, double similarity) {
   deferred_.push_back({a, b, similarity});
 }
 
+void BorderlineVerifier::defer_all(std::vector<DeferredPair> pairs) {
+  if (deferred_.empty()) {
+    deferred_ = std::move(pairs);
+  } else {
+    deferred_.insert(deferred_.end(), pairs.begin(), pairs.end());
+  }
+}
+
 void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out) {
   if (uf.unite(p.a, p.b) || spec_.config.all_pairs) out.push_back(p);
 }

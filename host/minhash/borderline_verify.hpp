@@ -113,6 +113,9 @@ class BorderlineVerifier {
   /// Keeps a borderline pair (a < b) for decide(). The same pair comes from several
   /// bands: the list is made distinct whenever it has doubled since it last was.
   void defer(uint32_t a, uint32_t b, double similarity);
+  /// Keeps many borderline pairs at once (a < b each, repeats allowed), as the engine's
+  /// store gives them back after the band walk (deferred_pair_store.hpp).
+  void defer_all(std::vector<DeferredPair> pairs);
 
   /// Decides every deferred pair whose documents are not joined yet (all of them with
   /// Config::all_pairs): by exact similarity when `replay` is given, else by the estimate

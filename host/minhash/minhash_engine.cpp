@@ -19,6 +19,7 @@
 #include "host/minhash/bucket_completion.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/containment_candidates.hpp"
+#include "host/minhash/deferred_pair_store.hpp"
 #include "host/minhash/memory_budget.hpp"
 #include "host/minhash/minhash_distributed.hpp"
 #include "host/minhash/partitioned_candidates.hpp"
@@ -39,6 +40,10 @@ struct MinHashEngine::Impl {
   ShingleSets sets;
   bool keep_sets = false;
   std::optional<detail::BorderlineVerifier> borderline;  // --verify auto
+  /// Under --verify auto, the borderline pairs while finish() walks the bands.
+  std::unique_ptr<detail::DeferredPairStore> deferred;
+  /// finish() released the signature rows before reading texts again: the engine is spent.
+  bool rows_released = false;
   TextReplay replay;
   StageSeconds seconds;
   double backend_threshold = 0;      ///< the pass rule of the backends (below the threshold under auto)
@@ -54,6 +59,11 @@ struct MinHashEngine::Impl {
   uint64_t handed_out = 0;                      ///< documents whose rows went to its sink
 
   uint64_t documents() const { return handed_out + (spill ? spill->documents() : set_sizes.size()); }
+
+  void expect_rows(const char* to) const {
+    GD_EXPECTS(!rows_released, std::string("MinHashEngine: finish() with a text replay released the signatures to "
+                                           "verify borderline pairs exactly; make a new engine to ") + to);
+  }
 
   /// Whether holding n documents passes the limit. The shingle sets of verify exact
   /// stay in memory, so that mode never spills.
@@ -114,7 +124,7 @@ struct MinHashEngine::Impl {
       const size_t n = spill->row_values();
       v = borderline->classify(row_a.data(), row_b.data(), row_a[n - 1], row_b[n - 1], similarity);
     }
-    if (v == detail::Verdict::borderline) borderline->defer(a, b, similarity);
+    if (v == detail::Verdict::borderline) deferred->add({a, b, similarity});
     return v;
   }
 
@@ -272,9 +282,19 @@ struct MinHashEngine::Impl {
     if (walker) spill_partitions = walker->max_partitions();
   }
 
+  /// Frees the signature rows (here and on the device) once no band needs them and the
+  /// exact check is to read texts: its shingle sets then use that memory instead.
+  void release_rows() {
+    if (spill || !replay) return;  // spilled: none held; no replay: the estimate decides
+    signatures.values = PodBuffer<uint32_t>();
+    compute->drop_rows();
+    rows_released = true;
+  }
+
   void finish_minhash(detail::UnionFind& uf, DedupResult& r) {
     const bool all = spec.config.all_pairs;
     auto skip = [&](uint32_t a, uint32_t b) { return !all && uf.find(a) == uf.find(b); };
+    if (borderline) deferred = std::make_unique<detail::DeferredPairStore>(detail::resolved_temp_dir(spec.config), skip);
     if (by_size_classes()) {
       containment_pairs(skip, uf, r);  // spilled too: rows from the file
     } else {
@@ -282,6 +302,9 @@ struct MinHashEngine::Impl {
     }
     if (borderline) {
       const auto t0 = stage_clock::now();
+      release_rows();
+      borderline->defer_all(deferred->take());
+      deferred.reset();
       borderline->decide(r.documents, [&](uint32_t d) { return set_size(d); }, replay, uf, r.pairs);
       seconds.candidates += seconds_since(t0);
     }
@@ -335,6 +358,7 @@ const Config& MinHashEngine::config() const { return impl_->spec.config; }
 const LshParams& MinHashEngine::lsh_params() const { return impl_->lsh; }
 uint64_t MinHashEngine::size() const { return impl_->documents(); }
 const Signatures& MinHashEngine::signatures() const {
+  impl_->expect_rows("read the signatures");
   GD_EXPECTS(!impl_->spill, "`memory_limit`: the signatures were spilled to disk; give a limit that holds them "
                             "to read them here");
   impl_->compute->flush();
@@ -365,6 +389,7 @@ ShingleSets MinHashEngine::shingle_sets(const DocumentBatch& batch) const {
 
 uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   auto& s = *impl_;
+  s.expect_rows("add documents");
   const uint64_t first = size();
   detail::check_run_size(first, batch.size());
   const auto t0 = stage_clock::now();
@@ -397,6 +422,7 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
 
 uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector<uint32_t>& set_sizes) {
   auto& s = *impl_;
+  s.expect_rows("add signatures");
   const Config& c = s.spec.config;
   GD_EXPECTS(c.verify != VerifyMode::exact,
              "`verify` exact compares shingle sets, which signatures made before do not hold: use estimate or none");
@@ -419,6 +445,7 @@ uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector
 }
 
 std::vector<std::pair<uint32_t, uint32_t>> MinHashEngine::candidate_pairs() const {
+  impl_->expect_rows("list the candidate pairs");
   GD_EXPECTS(!impl_->spill, "`memory_limit`: the signatures were spilled to disk; give a limit that holds them "
                             "to list the candidate pairs here");
   impl_->compute->flush();
@@ -439,6 +466,7 @@ std::vector<std::pair<uint32_t, uint32_t>> MinHashEngine::candidate_pairs() cons
 
 DedupResult MinHashEngine::finish() {
   auto& s = *impl_;
+  s.expect_rows("finish again");
   s.compute->flush();  // every pending signature row and set size is written
   DedupResult r;
   r.documents = size();

@@ -1,0 +1,49 @@
+#pragma once
+// Where --verify auto keeps its borderline pairs while the bands are walked. Every band
+// finds a pair again, and on large corpora they are tens of millions while the signature
+// rows (1 GB per million documents at P = 256) are still held. The store keeps one chunk
+// in memory; a full chunk loses the pairs whose documents are joined already (checks
+// only join, so decide() would drop them too) and goes to a nameless spill file (where no file can be made in the temporary folder, the chunk grows in
+// memory instead, as the list did before). The engine takes the pairs back once the rows
+// are released.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/minhash/borderline_verify.hpp"
+#include "host/minhash/spill_file.hpp"
+
+namespace gpudedup::detail {
+
+/// Pairs per chunk held in memory (16 MiB).
+constexpr size_t deferred_chunk_pairs = size_t(1) << 20;
+
+class DeferredPairStore {
+ public:
+  /// `joined(a, b)`: whether a and b are in one cluster already (always false with
+  /// Config::all_pairs, which decides every pair). Spill files go to `temp_dir`.
+  DeferredPairStore(std::string temp_dir, std::function<bool(uint32_t, uint32_t)> joined,
+                    size_t chunk_pairs = deferred_chunk_pairs);
+
+  void add(const DeferredPair& p);
+  /// Every pair kept, in no order, with repeats across chunks; the store is empty after.
+  /// Pairs joined by now are left out.
+  std::vector<DeferredPair> take();
+
+  uint64_t spilled_pairs() const { return file_ ? file_->size() / sizeof(DeferredPair) : 0; }
+
+ private:
+  void drop_joined(std::vector<DeferredPair>& pairs, size_t from);
+  void spill_chunk();
+  std::string temp_dir_;
+  std::function<bool(uint32_t, uint32_t)> joined_;
+  size_t chunk_pairs_;
+  std::vector<DeferredPair> chunk_;
+  std::unique_ptr<SpillFile> file_;
+  bool memory_only_ = false;  ///< no spill file could be made: chunks grow instead
+};
+
+}  // namespace gpudedup::detail

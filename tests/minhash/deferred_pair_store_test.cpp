@@ -1,0 +1,112 @@
+// The store of borderline pairs (host/minhash/deferred_pair_store.hpp): whatever it
+// spills, it gives back every pair added whose documents are still apart, and the
+// engine that uses it is spent once finish() released the signatures.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpudedup/errors.hpp"
+#include "gpudedup/minhash.hpp"
+#include "host/minhash/deferred_pair_store.hpp"
+#include "support/near_threshold.hpp"
+
+using namespace gpudedup;
+
+namespace {
+
+using PairSet = std::set<std::pair<uint32_t, uint32_t>>;
+
+std::string temp_dir() { return std::filesystem::temp_directory_path().string(); }
+
+/// Random pairs a < b over `documents`, many repeated (as bands repeat them).
+std::vector<detail::DeferredPair> random_pairs(size_t n, uint32_t documents, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<uint32_t> doc(0, documents - 1);
+  std::vector<detail::DeferredPair> out;
+  while (out.size() < n) {
+    uint32_t a = doc(rng), b = doc(rng);
+    if (a == b) continue;
+    if (a > b) std::swap(a, b);
+    out.push_back({a, b, double(a ^ b) / documents});  // a pair's estimate is fixed
+  }
+  return out;
+}
+
+PairSet distinct(const std::vector<detail::DeferredPair>& pairs) {
+  PairSet s;
+  for (const auto& p : pairs) s.insert({p.a, p.b});
+  return s;
+}
+
+}  // namespace
+
+TEST(DeferredPairStore, GivesBackEveryPairWhateverItSpilled) {
+  const auto pairs = random_pairs(20000, 300, 5);
+  for (const size_t chunk : {size_t(1), size_t(7), size_t(256), size_t(1) << 20}) {
+    detail::DeferredPairStore store(temp_dir(), [](uint32_t, uint32_t) { return false; }, chunk);
+    for (const auto& p : pairs) store.add(p);
+    if (chunk < pairs.size()) EXPECT_GT(store.spilled_pairs(), 0u) << "chunk " << chunk;
+    const auto back = store.take();
+    EXPECT_EQ(distinct(back), distinct(pairs)) << "chunk " << chunk;
+    for (const auto& p : back) EXPECT_EQ(p.similarity, double(p.a ^ p.b) / 300);
+    EXPECT_TRUE(store.take().empty());  // taken once
+  }
+}
+
+TEST(DeferredPairStore, WithoutAWritableTemporaryFolderHoldsThePairsInMemory) {
+  const auto pairs = random_pairs(5000, 200, 11);
+  detail::DeferredPairStore store("/nonexistent/gpudedup-temp", [](uint32_t, uint32_t) { return false; }, 16);
+  for (const auto& p : pairs) store.add(p);
+  EXPECT_EQ(store.spilled_pairs(), 0u);
+  EXPECT_EQ(distinct(store.take()), distinct(pairs));
+}
+
+TEST(DeferredPairStore, LeavesOutPairsJoinedBeforeOrAfterTheyCame) {
+  const auto pairs = random_pairs(5000, 100, 9);
+  // Documents joined by "cluster": same residue mod 7 once `joined_up_to` passes them.
+  uint32_t joined_up_to = 0;
+  auto joined = [&](uint32_t a, uint32_t b) { return b < joined_up_to && a % 7 == b % 7; };
+  detail::DeferredPairStore store(temp_dir(), joined, 64);
+  PairSet expected;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (i == pairs.size() / 2) joined_up_to = 50;  // half-way, some clusters form
+    store.add(pairs[i]);
+  }
+  joined_up_to = 80;  // more join before the pairs are taken
+  for (const auto& p : pairs)
+    if (!joined(p.a, p.b)) expected.insert({p.a, p.b});
+  const auto back = store.take();
+  EXPECT_EQ(distinct(back), expected);
+  EXPECT_LT(expected.size(), distinct(pairs).size());  // the case was exercised
+}
+
+TEST(DeferredPairStore, AnEngineThatReleasedItsSignaturesSaysSo) {
+  const auto texts = test_support::near_threshold_pairs(4, 20);
+  DocumentBatch batch;
+  for (const auto& t : texts) batch.add(t);
+  Config c;
+  c.backend = Backend::cpu;
+  c.verify = VerifyMode::automatic;
+  MinHashEngine with(c), without(c);
+  with.add(batch);
+  without.add(batch);
+  with.set_text_replay([&](const std::vector<uint8_t>& wanted, const std::function<void(uint64_t, std::string_view)>& use) {
+    for (size_t d = 0; d < texts.size(); ++d)
+      if (d < wanted.size() && wanted[d]) use(d, texts[d]);
+  });
+  const DedupResult exact = with.finish();
+  EXPECT_THROW(with.signatures(), usage_error);
+  EXPECT_THROW(with.candidate_pairs(), usage_error);
+  EXPECT_THROW(with.add(batch), usage_error);
+  EXPECT_THROW(with.finish(), usage_error);
+  EXPECT_EQ(with.size(), texts.size());
+  EXPECT_GT(with.stats_fields(exact).size(), 0u);  // what the job reads after finish()
+  // Without a replay the estimate decides: the signatures stay.
+  without.finish();
+  EXPECT_EQ(without.signatures().size(), texts.size());
+}
