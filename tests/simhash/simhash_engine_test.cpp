@@ -5,7 +5,11 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/simhash.hpp"
 #include "host/cli/flag_names.cpp"       // CLI sources live in the program, not the library
+#include "host/cli/method_options.cpp"
+#include "host/cli/options.cpp"         // read_word_list() of the table's list rows
 #include "host/cli/simhash_options.cpp"
+#include "host/cli/sketching_options.cpp"
+#include "host/cli/strict_options.cpp"
 #include "host/cli/table_options.cpp"
 #include "host/simhash/simhash_detail.hpp"
 
