@@ -111,8 +111,14 @@ def machine_description():
 # ---------------------------------------------------------------- process measurement
 
 def measured_run(cmd, timeout=None, stdout=subprocess.DEVNULL):
-    """Runs cmd; returns (returncode, wall seconds, peak RSS in bytes). Peak RSS is
+    """Runs cmd; returns (returncode, wall seconds, peak RSS in bytes, stderr). Peak RSS is
     ru_maxrss from wait4, the figure /usr/bin/time -v prints. returncode None = timeout."""
+    return measured_run_cpu(cmd, timeout, stdout)[:4]
+
+
+def measured_run_cpu(cmd, timeout=None, stdout=subprocess.DEVNULL):
+    """measured_run, and the child's CPU seconds (user + system, all its threads): the
+    figure that a shared machine's load does not inflate."""
     import tempfile
     errfile = tempfile.TemporaryFile()   # a file, not a pipe: a chatty child cannot block
     start = time.perf_counter()
@@ -125,14 +131,14 @@ def measured_run(cmd, timeout=None, stdout=subprocess.DEVNULL):
         if deadline is not None and time.perf_counter() > deadline:
             proc.kill()
             os.wait4(proc.pid, 0)
-            return None, time.perf_counter() - start, 0, b""
+            return None, time.perf_counter() - start, 0, b"", 0.0
         time.sleep(0.02)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     errfile.seek(0)
     err = errfile.read()
     errfile.close()
-    return proc.returncode, wall, ru.ru_maxrss * 1024, err
+    return proc.returncode, wall, ru.ru_maxrss * 1024, err, ru.ru_utime + ru.ru_stime
 
 
 def check_call(cmd, what):
