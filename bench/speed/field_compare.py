@@ -263,6 +263,50 @@ def write_subsection(doc, label, body):
     os.replace(doc + ".tmp", doc)
 
 
+def report(args, setup, runs, notes, lsh, final):
+    """Writes the table of the runs so far: after every run (a stopped benchmark leaves what it
+    measured), and once more at the end, printed."""
+    thread_counts, tools, truth, documents, (cpu, cores, mem), load_start, started = setup
+    load_end = loadavg()
+    rows = [median_row(tool, threads, runs[(tool, threads)])
+            for threads in thread_counts for tool in tools if (tool, threads) in runs]
+    base = {r["threads"]: r["wall"] for r in rows if r["tool"] == "gpudedup"}
+    base_cpu = {r["threads"]: r["cpu"] for r in rows if r["tool"] == "gpudedup"}
+    size_mb = os.path.getsize(args.corpus) / 1e6
+    cmdline = "bench/speed/field_compare.py " + shlex.join(sys.argv[1:])
+    out = [f"Measured {started:%Y-%m-%d %H:%M} UTC on the 2-core CPU machine ({cpu}, {cores} cores, {mem}), "
+           f"shared with other builds: load average (1, 5, 15 min) {load_start} at the start, {load_end} at "
+           f"the {'end' if final else 'last run so far'}; `load` is the 1-minute load just before each run "
+           f"(median). {documents:,} documents, {size_mb:,.0f} MB; b × r = {lsh[0]} × {lsh[1]} (gpudedup's "
+           f"choice); {args.repeats} round(s). gpudedup: built from {args.commit}, Release, CPU backend.", "",
+           "```sh", cmdline, "```", "", table(rows, base, base_cpu), ""]
+    if not final:
+        out += ["**Unfinished**: the benchmark is still running or was stopped; these are the runs it finished.", ""]
+    if truth:
+        what = ("`gpudedup eval` pair precision and recall against the planted clusters"
+                if isinstance(truth, PlantedTruth) else
+                f"recall over the exact pairs with Jaccard ≥ {args.threshold}, precision over the reported "
+                f"pairs with exact Jaccard ≥ {args.threshold - 0.05:.2f} (`{os.path.basename(args.truth)}`)")
+        out += [f"Scores: {what}; a range where the rounds differ.", ""]
+    rensa1, gd1 = runs.get(("rensa", 1)), base.get(1)
+    if rensa1 and gd1:
+        ratio = statistics.median(r["wall"] for r in rensa1) / gd1
+        cpu_ratio = statistics.median(r["cpu"] for r in rensa1) / base_cpu[1]
+        out += [f"Issue 28's goal, one thread: rensa's wall time ≥ 20× gpudedup's default's. Measured "
+                f"{ratio:.1f}× ({ratio / 20:.0%} of the goal); in CPU seconds {cpu_ratio:.1f}×.", ""]
+    if 1 in base and 2 in base:
+        out += [f"gpudedup, 2 threads against 1: {base[1] / base[2]:.2f}× (issue 28's goal: ≥ 1.8×).", ""]
+    out += [f"- {n}" for n in notes]
+    body = "\n".join(out).rstrip("\n") + "\n"
+    if final:
+        print(body)
+    if not args.no_doc:
+        label = args.label or os.path.basename(args.corpus)
+        write_subsection(args.doc, label, body)
+        if final:
+            log(f"wrote '### {label}' under '{SECTION[3:]}' in {args.doc}")
+
+
 # ---------------------------------------------------------------- driver
 
 def main():
@@ -330,6 +374,7 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
     log(f"{documents} documents; {cpu}, {cores} cores, {mem}; load average {load_start}")
 
+    setup = (thread_counts, tools, truth, documents, (cpu, cores, mem), load_start, started)
     runs, stopped, lsh = {}, set(), None
     for rnd in range(1, args.repeats + 1):
         for threads in thread_counts:
@@ -345,41 +390,8 @@ def main():
                 if tool == "gpudedup" and lsh is None:
                     lsh = (run["result"]["bands"], run["result"]["rows"])
                 runs.setdefault((tool, threads), []).append(run)
-    load_end = loadavg()
-
-    rows = [median_row(tool, threads, runs[(tool, threads)])
-            for threads in thread_counts for tool in tools if (tool, threads) in runs]
-    base = {r["threads"]: r["wall"] for r in rows if r["tool"] == "gpudedup"}
-    base_cpu = {r["threads"]: r["cpu"] for r in rows if r["tool"] == "gpudedup"}
-    size_mb = os.path.getsize(args.corpus) / 1e6
-    cmdline = "bench/speed/field_compare.py " + shlex.join(sys.argv[1:])
-    out = [f"Measured {started:%Y-%m-%d %H:%M} UTC on the 2-core CPU machine ({cpu}, {cores} cores, {mem}), "
-           f"shared with other builds: load average (1, 5, 15 min) {load_start} at the start, {load_end} at "
-           f"the end; `load` is the 1-minute load just before each run (median). {documents:,} documents, "
-           f"{size_mb:,.0f} MB; b × r = {lsh[0]} × {lsh[1]} (gpudedup's choice); {args.repeats} round(s). "
-           f"gpudedup: built from {args.commit}, Release, CPU backend.", "",
-           "```sh", cmdline, "```", "", table(rows, base, base_cpu), ""]
-    if truth:
-        what = ("`gpudedup eval` pair precision and recall against the planted clusters"
-                if isinstance(truth, PlantedTruth) else
-                f"recall over the exact pairs with Jaccard ≥ {args.threshold}, precision over the reported "
-                f"pairs with exact Jaccard ≥ {args.threshold - 0.05:.2f} (`{os.path.basename(args.truth)}`)")
-        out += [f"Scores: {what}; a range where the rounds differ.", ""]
-    rensa1, gd1 = runs.get(("rensa", 1)), base.get(1)
-    if rensa1 and gd1:
-        ratio = statistics.median(r["wall"] for r in rensa1) / gd1
-        cpu_ratio = statistics.median(r["cpu"] for r in rensa1) / base_cpu[1]
-        out += [f"Issue 28's goal, one thread: rensa's wall time ≥ 20× gpudedup's default's. Measured "
-                f"{ratio:.1f}× ({ratio / 20:.0%} of the goal); in CPU seconds {cpu_ratio:.1f}×.", ""]
-    if 1 in base and 2 in base:
-        out += [f"gpudedup, 2 threads against 1: {base[1] / base[2]:.2f}× (issue 28's goal: ≥ 1.8×).", ""]
-    out += [f"- {n}" for n in notes]
-    body = "\n".join(out).rstrip("\n") + "\n"
-    print(body)
-    if not args.no_doc:
-        label = args.label or os.path.basename(args.corpus)
-        write_subsection(args.doc, label, body)
-        log(f"wrote '### {label}' under '{SECTION[3:]}' in {args.doc}")
+                report(args, setup, runs, notes, lsh, final=False)
+    report(args, setup, runs, notes, lsh, final=True)
 
 
 if __name__ == "__main__":
