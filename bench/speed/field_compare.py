@@ -17,7 +17,8 @@ gpudedup chooses (read from the stats of its first run). The runs are interleave
 
 The peers' shingles are made in Python (one thread at every T; gaoya shingles itself in
 Rust). Wall is the whole process (Python start, reading the JSONL, writing clusters and
-pairs included), peak RSS its ru_maxrss. A tool that runs past --timeout is stopped and left
+pairs included), CPU seconds its user + system time (every thread: the figure the load of a
+shared machine does not inflate), peak RSS its ru_maxrss. A tool that runs past --timeout is stopped and left
 out of later rounds at that thread count, with a note.
 
 Scoring, every run: with an exact truth (TSV of `gpudedup dedup --method exact --all-pairs
@@ -235,8 +236,9 @@ candidates kept when the tool's estimate reaches 0.8, clustered by gpudedup's ru
 interleaved (every tool once per thread count per round) and the table gives medians. Wall is
 the whole process (start, reading the JSONL, writing clusters and pairs); the peers' shingles
 are made in Python on one thread at every thread count (gaoya shingles in Rust), and
-datasketch has no threads of its own. "× gpudedup wall" divides by gpudedup's median wall at
-the same thread count. How each tool is driven: `bench/speed/peer_*.py`.
+datasketch has no threads of its own. CPU s is user + system time of the process. "×
+gpudedup wall" and "× gpudedup CPU" divide by gpudedup's median at the same thread count.
+How each tool is driven: `bench/speed/peer_*.py`.
 """
 
 
