@@ -9,9 +9,10 @@ For every scale (documents) it generates a corpus with planted near-duplicate cl
   * gpudedup `--method exact` (exact similarity join; up to --exact-max documents, given up
     after --exact-timeout seconds)
   * datasketch MinHash + MinHashLSH with the same P, b, r (b and r read from gpudedup's
-    stats.json) and the same shingles: gpudedup's normalization (ASCII lowercased, runs of
-    Unicode White_Space folded to one space, trimmed) and char k-grams over code points,
-    replicated in Python. Candidate pairs are clustered by gpudedup's rule: a pair is kept
+    stats.json) and the same shingles: gpudedup's default normalization (`fold`: simple
+    case folding, runs of Unicode White_Space folded to one space, trimmed) and char
+    k-grams over code points, replicated in Python (fold_shingles.py). Candidate pairs
+    are clustered by gpudedup's rule: a pair is kept
     when datasketch's estimated Jaccard (MinHash.jaccard) >= threshold, pairs already in
     one cluster are not verified again, union-find, representative = first in input order.
 
@@ -40,31 +41,17 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fold_shingles import char_shingles as fold_char_shingles  # noqa: E402
+
 SECTION = "## Comparison with datasketch (bench/speed/compare.py)"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# Unicode White_Space (PropList.txt), the set gpudedup's normalization folds.
-WHITE_SPACE = ("\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029"
-               "\u202f\u205f\u3000")
-_SPACE_RUN = re.compile("[" + WHITE_SPACE + "]+")
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def normalize(text):
-    """gpudedup's default normalization: ASCII A-Z lowercased (nothing else), every run
-    of Unicode White_Space becomes one space, leading/trailing space removed."""
-    return _SPACE_RUN.sub(" ", text.translate(_ASCII_LOWER)).strip(" ")
-
 
 def char_shingles(text, k):
-    """Set of UTF-8 encoded windows of k code points of the normalized text; a text
-    shorter than k is one shingle, an empty text has none."""
-    t = normalize(text)
-    if not t:
-        return set()
-    if len(t) <= k:
-        return {t.encode("utf-8", "surrogatepass")}
-    return {t[i:i + k].encode("utf-8", "surrogatepass") for i in range(len(t) - k + 1)}
+    """Set of UTF-8 encoded windows of k code points of the normalized text
+    (fold_shingles.py: gpudedup's default normalization, replicated)."""
+    return {g.encode("utf-8", "surrogatepass") for g in fold_char_shingles(text, k)}
 
 
 def parse_count(s):
@@ -124,8 +111,14 @@ def machine_description():
 # ---------------------------------------------------------------- process measurement
 
 def measured_run(cmd, timeout=None, stdout=subprocess.DEVNULL):
-    """Runs cmd; returns (returncode, wall seconds, peak RSS in bytes). Peak RSS is
+    """Runs cmd; returns (returncode, wall seconds, peak RSS in bytes, stderr). Peak RSS is
     ru_maxrss from wait4, the figure /usr/bin/time -v prints. returncode None = timeout."""
+    return measured_run_cpu(cmd, timeout, stdout)[:4]
+
+
+def measured_run_cpu(cmd, timeout=None, stdout=subprocess.DEVNULL):
+    """measured_run, and the child's CPU seconds (user + system, all its threads): the
+    figure that a shared machine's load does not inflate."""
     import tempfile
     errfile = tempfile.TemporaryFile()   # a file, not a pipe: a chatty child cannot block
     start = time.perf_counter()
@@ -138,14 +131,14 @@ def measured_run(cmd, timeout=None, stdout=subprocess.DEVNULL):
         if deadline is not None and time.perf_counter() > deadline:
             proc.kill()
             os.wait4(proc.pid, 0)
-            return None, time.perf_counter() - start, 0, b""
+            return None, time.perf_counter() - start, 0, b"", 0.0
         time.sleep(0.02)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     errfile.seek(0)
     err = errfile.read()
     errfile.close()
-    return proc.returncode, wall, ru.ru_maxrss * 1024, err
+    return proc.returncode, wall, ru.ru_maxrss * 1024, err, ru.ru_utime + ru.ru_stime
 
 
 def check_call(cmd, what):
