@@ -28,9 +28,10 @@ namespace gpudedup::detail {
 template <class Use>
 void replay_read_ahead(const SketchSpec& spec, const TextReplay& replay, const std::vector<uint8_t>& wanted,
                        ReplayChunk& work, Use&& use) {
-  // One thread asked for (Config::threads 1): read and check in turn, on this thread.
+  // One thread asked for (Config::threads 1), or a replay that must stay on the caller's
+  // thread (CallersThreadReplay): read and check in turn, on this thread.
   const int threads = spec.config.threads > 0 ? spec.config.threads : omp_get_max_threads();
-  if (threads <= 1) {
+  if (threads <= 1 || replay.target<CallersThreadReplay>() != nullptr) {
     replay(wanted, [&](uint64_t document, std::string_view text) {
       if (document >= wanted.size() || !wanted[document]) return;
       if (work.add(uint32_t(document), text)) use(work);

@@ -57,6 +57,11 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, DedupMe
   DistributedSteps& steps = *method.distributed();
   const uint32_t P = steps.row_values();
   in.corpus.signatures.num_perm = P;
+  // The sink refers to `in`: taken back when this function leaves, by a throw too.
+  struct SinkGuard {
+    DistributedSteps& steps;
+    ~SinkGuard() { steps.send_rows_to(nullptr); }
+  } sink_guard{steps};
   // The rows of each batch go after those held in memory (none once they spilled).
   steps.send_rows_to([&in, &memory, P](const uint32_t* rows, const uint32_t* set_sizes, size_t n) {
     const size_t held = in.corpus.set_sizes.size();
@@ -119,8 +124,7 @@ RankInput read_share(const DedupJob& job, std::vector<ReadPiece> pieces, DedupMe
     }
     in.readers.push_back(std::move(reader));
   }
-  steps.send_rows_to(nullptr);  // the sink refers to `in`, which moves to the caller
-  return in;
+  return in;  // the guard takes the sink back before `in` moves to the caller
 }
 
 }  // namespace gpudedup::mpi

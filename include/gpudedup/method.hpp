@@ -50,6 +50,17 @@ struct MethodNeeds {
 using TextReplay = std::function<void(const std::vector<uint8_t>& wanted,
                                       const std::function<void(uint64_t document, std::string_view text)>& text)>;
 
+/// A TextReplay that must run on the thread that calls finish(): MinHash then reads and
+/// checks in turn instead of reading ahead on a thread of its own. Python's replay is one:
+/// an interpreter handles signals (Ctrl-C) only on its main thread.
+struct CallersThreadReplay {
+  std::function<void(const std::vector<uint8_t>&, const std::function<void(uint64_t, std::string_view)>&)> replay;
+  void operator()(const std::vector<uint8_t>& wanted,
+                  const std::function<void(uint64_t, std::string_view)>& text) const {
+    replay(wanted, text);
+  }
+};
+
 /// One entry of the stats file: a key and its value, already written as JSON.
 struct StatsField {
   std::string key;

@@ -85,9 +85,10 @@ class MinHashEngine final : public DedupMethod {
   /// Under --verify auto, finish() reads the documents of borderline pairs again through
   /// `replay` to verify them exactly; without one (an engine fed texts from memory, sketch
   /// files, an index) those pairs are decided by the estimate, as with verify estimate,
-  /// and the stats say how many. With a replay, finish() releases the signatures before it
-  /// reads texts (their memory holds the shingle sets instead): the engine is then spent,
-  /// and add(), signatures(), candidate_pairs() and finish() throw usage_error.
+  /// and the stats say how many. With a replay, under --verify auto and with the signatures
+  /// held in memory (not spilled), finish() releases them before it reads texts (their
+  /// memory holds the shingle sets instead): the engine is then spent, and add(),
+  /// signatures(), candidate_pairs() and finish() throw usage_error.
   void set_text_replay(TextReplay replay) override;
   /// MinHash's distributed form (method.hpp): under it add() hands each batch's signature
   /// rows to the distributed run's sink instead of holding them.

@@ -59,7 +59,8 @@ class Engine {
       // The callable is held by the Engine; the library's copies of this function hold
       // only its pointer, so none of them touches a reference count without the GIL.
       PyObject* batches = replay_.ptr();
-      method_->set_text_replay([batches](const std::vector<uint8_t>& wanted,
+      // On the caller's thread: Ctrl-C reaches the interpreter during the exact check.
+      method_->set_text_replay(CallersThreadReplay{[batches](const std::vector<uint8_t>& wanted,
                                          const std::function<void(uint64_t, std::string_view)>& text) {
         nb::gil_scoped_acquire gil;
         uint64_t d = 0;
@@ -70,7 +71,7 @@ class Engine {
             if (d < wanted.size() && wanted[d]) text(d, t.docs.text(i));
           }
         }
-      });
+      }});
     }
     const MethodNeeds needs = method_->needs();
     hold_ = needs.prepass;

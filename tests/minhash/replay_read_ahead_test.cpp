@@ -8,6 +8,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpudedup/errors.hpp"
@@ -133,5 +134,30 @@ TEST(ReplayShingling, ASetKeepsItsStorageFromDocumentToDocument) {
     ASSERT_EQ(set.data(), storage) << "document " << d;
     ASSERT_TRUE(std::is_sorted(set.begin(), set.end()));
     ASSERT_TRUE(std::adjacent_find(set.begin(), set.end()) == set.end());
+  }
+}
+
+TEST(ReplayReadAhead, ACallersThreadReplayRunsOnTheCallingThread) {
+  const std::vector<std::string> texts = texts_over_chunks(2);
+  const std::vector<uint8_t> wanted(texts.size(), 1);
+  const SketchSpec spec = spec_of(2);  // two threads would read ahead on a thread of its own
+  for (const bool callers_thread : {false, true}) {
+    size_t given = 0, on_caller = 0;
+    const std::thread::id caller = std::this_thread::get_id();
+    const TextReplay inner = replay_of(texts, &given);
+    const auto counting = [&](const std::vector<uint8_t>& w, const std::function<void(uint64_t, std::string_view)>& use) {
+      on_caller += std::this_thread::get_id() == caller;
+      inner(w, use);
+    };
+    const TextReplay replay = callers_thread ? TextReplay(CallersThreadReplay{counting}) : TextReplay(counting);
+    ReplayChunk work(spec);
+    size_t used = 0;
+    replay_read_ahead(spec, replay, wanted, work, [&](ReplayChunk& chunk) {
+      chunk.flush([](uint32_t) { return true; }, [&](uint32_t, const std::vector<uint64_t>&) { ++used; });
+    });
+    EXPECT_EQ(given, texts.size());
+    EXPECT_EQ(used, texts.size());
+    EXPECT_EQ(on_caller, callers_thread ? 1u : 0u) << (callers_thread ? "a CallersThreadReplay left the caller's thread"
+                                                                      : "two threads did not read ahead");
   }
 }
