@@ -61,8 +61,9 @@ std::vector<DeferredPair> DeferredPairStore::take() {
     drop_joined(all, at);
     done += n;
   }
-  for (const DeferredPair& p : chunk_)
-    if (!joined_(p.a, p.b)) all.push_back(p);
+  const size_t at = all.size();
+  all.insert(all.end(), chunk_.begin(), chunk_.end());
+  drop_joined(all, at);
   std::vector<DeferredPair>().swap(chunk_);
   file_.reset();
   return all;
