@@ -116,7 +116,8 @@ std::vector<StatsField> borderline_stats_fields(const BorderlineBand& band, cons
           {"verify_exact_passed", number(b.passed)},
           {"verify_by_estimate", number(b.by_estimate)},
           {"verify_reread_documents", number(b.documents)},
-          {"verify_reread_passes", number(b.passes)}};
+          {"verify_reread_passes", number(b.passes)},
+          {"verify_kept_documents", number(b.documents_kept)}};
 }
 
 std::string describe_borderline(const BorderlineBand& band, const BorderlineStats& b) {
@@ -126,10 +127,14 @@ std::string describe_borderline(const BorderlineBand& band, const BorderlineStat
                   "again)",
                   pairs, band.margin);
   }
-  return format("verify auto: %llu pairs within %.4f of the threshold; %llu verified exactly (%llu passed; %llu "
-                "documents read again in %llu passes), %llu skipped as already joined",
-                pairs, band.margin, (unsigned long long)b.verified,
-                (unsigned long long)b.passed, (unsigned long long)b.documents, (unsigned long long)b.passes,
+  const std::string sets =
+      b.documents_kept > 0 && b.documents == 0
+          ? format("%llu documents' sets kept from the first pass", (unsigned long long)b.documents_kept)
+          : format("%llu documents read again in %llu passes", (unsigned long long)b.documents,
+                   (unsigned long long)b.passes);
+  return format("verify auto: %llu pairs within %.4f of the threshold; %llu verified exactly (%llu passed; %s), "
+                "%llu skipped as already joined",
+                pairs, band.margin, (unsigned long long)b.verified, (unsigned long long)b.passed, sets.c_str(),
                 (unsigned long long)b.skipped_joined);
 }
 
@@ -173,7 +178,8 @@ void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<Sc
 }
 
 void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t(uint32_t)>& set_size,
-                                const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out) {
+                                const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out,
+                                const ShingleSets* kept) {
   // The same pair comes from several bands, and (CUDA) pairs already joined when they
   // were found: only the distinct pairs still apart matter, the same on every backend.
   std::vector<DeferredPair> pairs;
@@ -195,12 +201,12 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t
     }
     return;
   }
-  decide_exactly(pairs, documents, set_size, replay, uf, out);
+  decide_exactly(pairs, documents, set_size, replay, uf, out, kept);
 }
 
 void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                                         const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
-                                        UnionFind& uf, std::vector<ScoredPair>& out) {
+                                        UnionFind& uf, std::vector<ScoredPair>& out, const ShingleSets* kept) {
   const size_t docs = size_t(documents);
   std::vector<uint8_t> wanted(docs, 0);
   ReplayChunk chunk(spec_);
@@ -246,32 +252,59 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
       return false;
     };
     // Documents in input order: verified against their held earlier partners, then held
-    // while a later partner is to come.
-    auto take = [&](uint32_t d, std::vector<uint64_t>& set) {
-      ++stats_.documents;
+    // while a later partner is to come. Sets kept from the sketch are read where they are.
+    auto earlier_set = [&](uint32_t a, const uint64_t*& data, size_t& size) {
+      if (kept) {
+        data = kept->set(a);
+        size = kept->set_size(a);
+        return true;
+      }
+      const auto it = held.find(a);
+      if (it == held.end()) return false;
+      data = it->second.data();
+      size = it->second.size();
+      return true;
+    };
+    auto take = [&](uint32_t d, const uint64_t* set, size_t set_size) {
+      if (kept) {
+        ++stats_.documents_kept;
+      } else {
+        ++stats_.documents;
+      }
       for (; next < by_b.size() && by_b[next].b == d; ++next) {
         const DeferredPair& p = by_b[next];
-        const auto a = held.find(p.a);
-        if (a == held.end()) break;  // its earlier document never came: reported below
+        const uint64_t* a_set = nullptr;
+        size_t a_size = 0;
+        if (!earlier_set(p.a, a_set, a_size)) break;  // its earlier document never came: reported below
         if (!spec_.config.all_pairs && uf.find(p.a) == uf.find(d)) {
           ++stats_.skipped_joined;  // joined by an earlier exact check of this pass
         } else {
           ++stats_.verified;
-          const double sim = exact_set_similarity(spec_, a->second.data(), a->second.size(), set.data(), set.size());
+          const double sim = exact_set_similarity(spec_, a_set, a_size, set, set_size);
           if (sim >= band_.threshold) {
             ++stats_.passed;
             join({p.a, d, sim}, uf, out);
           }
         }
-        if (last_partner[p.a] == d) held.erase(a);
+        if (!kept && last_partner[p.a] == d) held.erase(p.a);
       }
+      if (kept) return;
       const auto own = last_partner.find(d);
       // Copied at its size: the budget counts distinct shingles, the built vector's
       // capacity is every shingle of the text.
-      if (own != last_partner.end() && own->second > d) held[d].assign(set.begin(), set.end());
+      if (own != last_partner.end() && own->second > d) held[d].assign(set, set + set_size);
     };
-    replay_read_ahead(spec_, replay, wanted, chunk, [&](ReplayChunk& texts) { texts.flush(need, take); });
-    ++stats_.passes;
+    if (kept) {
+      // No text read again: the documents taken in the order a pass would take them, so
+      // the same pairs are checked and the same pair joins two clusters.
+      for (size_t d = 0; d < docs; ++d)
+        if (wanted[d]) take(uint32_t(d), kept->set(d), kept->set_size(d));
+    } else {
+      replay_read_ahead(spec_, replay, wanted, chunk, [&](ReplayChunk& texts) {
+        texts.flush(need, [&](uint32_t d, const std::vector<uint64_t>& set) { take(d, set.data(), set.size()); });
+      });
+      ++stats_.passes;
+    }
     if (next != by_b.size()) {
       throw data_error("the input changed since it was read: document " + std::to_string(by_b[next].b) +
                        " (or its partner " + std::to_string(by_b[next].a) +

@@ -93,6 +93,7 @@ struct BorderlineStats {
   uint64_t passed = 0;       ///< of those, passed
   uint64_t by_estimate = 0;  ///< decided by the estimate: no text replay was given
   uint64_t documents = 0;    ///< documents read again
+  uint64_t documents_kept = 0;  ///< documents whose sets were kept from the sketch (none read again)
   uint64_t passes = 0;       ///< passes over the input
 };
 
@@ -123,16 +124,18 @@ class BorderlineVerifier {
   /// `uf` and appends to `out` those that joined two clusters (every passing pair with
   /// all_pairs), in (earlier-pass group, b, a) order: the same for every backend.
   /// @throws data_error when the replay does not give a wanted document (input changed).
-  /// `set_size(d)` gives document d's set size wherever the corpus is held.
+  /// `set_size(d)` gives document d's set size wherever the corpus is held. `kept`: every
+  /// document's set, kept from the sketch (the engine's set cache), read instead of the
+  /// replay's texts; the same checks in the same order, so the same answer.
   void decide(uint64_t documents, const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
-              UnionFind& uf, std::vector<ScoredPair>& out);
+              UnionFind& uf, std::vector<ScoredPair>& out, const ShingleSets* kept = nullptr);
 
   const BorderlineStats& stats() const { return stats_; }
 
  private:
   void decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                       const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay, UnionFind& uf,
-                      std::vector<ScoredPair>& out);
+                      std::vector<ScoredPair>& out, const ShingleSets* kept);
   void join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out);
 
   SketchSpec spec_;

@@ -19,6 +19,8 @@ namespace {
 // Documents per OpenMP chunk: small enough to balance mixed lengths, large enough that
 // scheduling costs nothing next to hashing.
 constexpr int sketch_chunk = 16;
+/// Text bytes shingled at a time when the sets are an output (CpuBackend::sketch).
+constexpr size_t sets_window_bytes = size_t(8) << 20;
 
 class CpuBackend final : public ComputeBackend {
  public:
@@ -29,31 +31,62 @@ class CpuBackend final : public ComputeBackend {
 
   void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
               ShingleSets* sets) override {
+    const size_t n = batch.size();
+    if (!sets) return sketch_range(batch, 0, n, signatures, set_sizes, nullptr);
+    // With the sets as an output, a window of text at a time, its sets copied out in
+    // order before the next is shingled: the window's vectors are storage reused, where
+    // a whole batch's sets held before the copy were held and faulted in twice.
+    for (size_t lo = 0; lo < n;) {
+      size_t hi = lo + 1;
+      while (hi < n && batch.offsets[hi + 1] - batch.offsets[lo] <= sets_window_bytes) ++hi;
+      sketch_range(batch, lo, hi, signatures, set_sizes, &window_sets_);
+      const size_t first = sets->offsets.size();
+      for (size_t d = lo; d < hi; ++d) sets->offsets.push_back(sets->offsets.back() + window_sets_[d - lo].size());
+      uint64_t* out = sets->hashes.append_uninitialized(size_t(sets->offsets.back() - sets->offsets[first - 1]));
+      const uint64_t base = sets->offsets[first - 1];
+      // Copied on every thread: the copy faults the new pages in, a serial tenth otherwise.
+#pragma omp parallel for num_threads(threads()) schedule(dynamic, sketch_chunk)
+      for (int64_t d = int64_t(lo); d < int64_t(hi); ++d) {
+        const std::vector<uint64_t>& h = window_sets_[size_t(d) - lo];
+        std::copy(h.begin(), h.end(), out + (sets->offsets[first + size_t(d) - lo - 1] - base));
+      }
+      lo = hi;
+    }
+  }
+
+  /// Documents [lo, hi) of the batch; their sorted sets to (*kept)[d - lo] when kept is
+  /// not null.
+  void sketch_range(const DocumentBatch& batch, size_t lo, size_t hi, uint32_t* signatures, uint32_t* set_sizes,
+                    std::vector<std::vector<uint64_t>>* kept) {
     const uint32_t P = spec_.config.minhash.num_perm;
-    const int64_t n = int64_t(batch.size());
-    std::vector<std::vector<uint64_t>> kept(sets ? n : 0);
-    const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
+    if (kept && kept->size() < hi - lo) kept->resize(hi - lo);
     detail::ParallelErrors errors;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads())
     {
       ShingleScratch scratch;
+      scratch.keep_distinct = kept != nullptr;
+      std::vector<uint64_t> sort_scratch;
+      std::vector<uint32_t> sort_counts;
       std::vector<uint32_t> keys;
       std::vector<uint64_t> oph_mask((P + 63) / 64);
 #pragma omp for schedule(dynamic, sketch_chunk)
-      for (int64_t d = 0; d < n; ++d) errors.run([&] {
-        // The sorted set is an output, or is sampled (samples are taken from the sorted
-        // set): sort, then fold its keys.
-        if (sets || spec_.shingles.sample != SampleKind::none) {
+      for (int64_t d = int64_t(lo); d < int64_t(hi); ++d) errors.run([&] {
+        // A sample is taken from the sorted set: sort, then fold its keys.
+        if (spec_.shingles.sample != SampleKind::none) {
           // Built in scratch and copied out at its size: a sample is much smaller than
           // the set it came from, and a kept vector would otherwise keep that capacity.
           std::vector<uint64_t>& set = scratch.set;
           shingle_set(spec_.shingles, batch.text(size_t(d)), scratch.text, set);
-          if (sets) kept[d].assign(set.begin(), set.end());
+          if (kept) (*kept)[size_t(d) - lo].assign(set.begin(), set.end());
           keys.resize(set.size());
           for (size_t i = 0; i < keys.size(); ++i) keys[i] = fold_key(set[i]);
           set_sizes[d] = uint32_t(set.size());
-        } else {  // only the minima and the count: a hash set, no sort
+        } else {  // the minima and the count from a hash set; the set sorted only when an output
           set_sizes[d] = uint32_t(distinct_shingle_keys(spec_.shingles, batch.text(size_t(d)), scratch, keys));
+          if (kept) {  // the distinct hashes only: under half the shingles of real text
+            sort_hashes(scratch.distinct, sort_scratch, sort_counts);
+            (*kept)[size_t(d) - lo].assign(scratch.distinct.begin(), scratch.distinct.end());
+          }
         }
         uint32_t* sig = signatures + size_t(d) * P;
         std::fill(sig, sig + P, empty_signature_value);
@@ -66,12 +99,6 @@ class CpuBackend final : public ComputeBackend {
       });
     }
     errors.rethrow();
-    if (sets) {
-      for (auto& h : kept) {
-        sets->hashes.append(h.data(), h.size());
-        sets->offsets.push_back(sets->hashes.size());
-      }
-    }
   }
 
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
@@ -120,7 +147,10 @@ class CpuBackend final : public ComputeBackend {
     uint64_t key;
     uint32_t doc;
   };
+  int threads() const { return spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads(); }
+
   SketchSpec spec_;
+  std::vector<std::vector<uint64_t>> window_sets_;  ///< one window's sets, storage kept
   MinhashFolder folder_;
   oph_params oph_;
   std::vector<KeyDoc> keys_;

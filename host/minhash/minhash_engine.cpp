@@ -39,6 +39,11 @@ struct MinHashEngine::Impl {
   std::vector<uint32_t> set_sizes;
   ShingleSets sets;
   bool keep_sets = false;
+  /// Under --verify auto on the CPU: `sets` holds every document's set for the exact
+  /// check, while they fit set_cache_budget (then dropped for good: the check reads the
+  /// texts again).
+  bool caching_sets = false;
+  uint64_t set_cache_budget = 0;
   std::optional<detail::BorderlineVerifier> borderline;  // --verify auto
   /// Under --verify auto, the borderline pairs while finish() walks the bands.
   std::unique_ptr<detail::DeferredPairStore> deferred;
@@ -71,8 +76,20 @@ struct MinHashEngine::Impl {
     return !keep_sets && n * detail::in_memory_bytes_per_document(signatures.num_perm) > memory_limit;
   }
 
+  /// Gives up the set cache: past its budget, spilled, or rows that come without texts.
+  void drop_set_cache() {
+    if (!caching_sets) return;
+    caching_sets = false;
+    sets = ShingleSets();
+  }
+
+  uint64_t set_cache_bytes() const {
+    return sets.hashes.size() * sizeof(uint64_t) + sets.offsets.size() * sizeof(uint64_t);
+  }
+
   /// Moves what is held to a new spill store; from here on documents go there.
   void start_spill() {
+    drop_set_cache();
     compute->drop_rows();  // the device's copy of the rows serves no band pass any more
     // Band entries held before they are written: an eighth of the limit, 4 K..1 M entries.
     const size_t flush = size_t(std::clamp<uint64_t>(memory_limit / 8 / sizeof(detail::BandEntry), 4096, 1u << 20));
@@ -305,7 +322,10 @@ struct MinHashEngine::Impl {
       release_rows();
       borderline->defer_all(deferred->take());
       deferred.reset();
-      borderline->decide(r.documents, [&](uint32_t d) { return set_size(d); }, replay, uf, r.pairs);
+      const bool cached = caching_sets && replay && sets.size() == r.documents;
+      borderline->decide(r.documents, [&](uint32_t d) { return set_size(d); }, replay, uf, r.pairs,
+                         cached ? &sets : nullptr);
+      drop_set_cache();
       seconds.candidates += seconds_since(t0);
     }
     if (all) {  // the same pair can pass in several bands
@@ -347,6 +367,9 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
   s.signatures.num_perm = config.minhash.num_perm;
   s.keep_sets = config.verify == VerifyMode::exact;
   s.memory_limit = detail::resolved_memory_limit(config);
+  // The device path would bring every set back to the host; there the replay reads again.
+  s.set_cache_budget = std::min(config.verify_memory, s.memory_limit / 4);
+  s.caching_sets = s.borderline && s.backend == Backend::cpu && s.set_cache_budget > 0;
 }
 
 MinHashEngine::~MinHashEngine() = default;
@@ -400,6 +423,7 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   const bool hand_out = s.steps && s.steps->sink();  // a distributed run holds the rows
   if (!hand_out && !s.spill && s.over_limit(first + batch.size())) s.start_spill();
   if (hand_out || s.spill) {
+    s.drop_set_cache();
     s.batch_signatures.values.resize(batch.size() * P);
     s.batch_sizes.resize(batch.size());
     s.compute->sketch(batch, s.batch_signatures.values.data(), s.batch_sizes.data(), nullptr);
@@ -415,7 +439,8 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   s.signatures.values.resize((first + batch.size()) * P);
   s.set_sizes.resize(first + batch.size());
   s.compute->sketch_rows(batch, first, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
-                         s.keep_sets ? &s.sets : nullptr);
+                         s.keep_sets || s.caching_sets ? &s.sets : nullptr);
+  if (s.caching_sets && s.set_cache_bytes() > s.set_cache_budget) s.drop_set_cache();
   s.seconds.sketch += seconds_since(t0);
   return s.spec.config.first_document_number + first;
 }
@@ -433,6 +458,7 @@ uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector
                  std::to_string(s.signatures.num_perm) + " (and one set size per signature)");
   const uint64_t first = size();
   detail::check_run_size(first, sigs.size());
+  s.drop_set_cache();  // rows without texts: no set to keep for them
   s.compute->flush();
   if (!s.spill && s.over_limit(first + sigs.size())) s.start_spill();
   if (s.spill) {
@@ -490,6 +516,7 @@ DedupResult MinHashEngine::finish() {
 void MinHashEngine::set_text_replay(TextReplay replay) { impl_->replay = std::move(replay); }
 
 DistributedSteps* MinHashEngine::distributed() {
+  impl_->drop_set_cache();  // a distributed run checks borderline pairs its own way
   if (!impl_->steps) impl_->steps = std::make_unique<detail::MinHashSteps>(impl_->spec, impl_->lsh);
   return impl_->steps.get();
 }

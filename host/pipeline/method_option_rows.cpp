@@ -169,22 +169,32 @@ std::vector<OptionRow> sampling_rows() {
       "sampling", "Shingle sampling (minhash, exact, bloom)");
 }
 
-std::vector<OptionRow> memory_rows() {
-  OptionRow limit = named(OptionRow{}, "memory-limit", "",
-                          "bytes of signatures and band keys MinHash holds before it spills them to --temp-dir "
-                          "(same answer, slower): a size such as 512M or 4G (K, M, G, T: 1024-based); default: half "
-                          "the physical memory; under mpirun a limit per rank, default half the physical memory "
-                          "divided by the ranks on the node");
-  limit.param = "memory_limit";
-  limit.has_default = false;  // absent: half the physical memory
-  limit.set = [](Config& c, const OptionValue& v) {
+/// A row of bytes given as a size such as 512M (parse_byte_size), at least `least`.
+OptionRow byte_size_row(const std::string& param, const std::string& flag, const std::string& help, uint64_t least,
+                        void (*store)(Config&, uint64_t), uint64_t (*load)(const Config&)) {
+  OptionRow r = named(OptionRow{}, flag, "", help);
+  r.param = param;
+  r.set = [param, least, store](Config& c, const OptionValue& v) {
     const auto bytes = parse_byte_size(v.text);
-    GD_EXPECTS(bytes, "`memory_limit` takes a size: a number of bytes with an optional K, M, G or T suffix "
+    GD_EXPECTS(bytes, "`" + param + "` takes a size: a number of bytes with an optional K, M, G or T suffix "
                       "(1024-based), such as 512M or 4G; got \"" + v.text + "\"");
-    GD_EXPECTS(*bytes >= min_memory_limit, "`memory_limit` must be at least 1K, got \"" + v.text + "\"");
-    c.memory_limit = *bytes;
+    GD_EXPECTS(*bytes >= least, "`" + param + "` must be at least " + std::to_string(least / 1024) + "K, got \"" +
+                                    v.text + "\"");
+    store(c, *bytes);
   };
-  limit.get = [](const Config& c) { return std::to_string(c.memory_limit); };
+  r.get = [load](const Config& c) { return std::to_string(load(c)); };
+  return r;
+}
+
+std::vector<OptionRow> memory_rows() {
+  OptionRow limit = byte_size_row("memory_limit", "memory-limit",
+                                  "bytes of signatures and band keys MinHash holds before it spills them to "
+                                  "--temp-dir (same answer, slower): a size such as 512M or 4G (K, M, G, T: "
+                                  "1024-based); default: half the physical memory; under mpirun a limit per rank, "
+                                  "default half the physical memory divided by the ranks on the node",
+                                  min_memory_limit, [](Config& c, uint64_t bytes) { c.memory_limit = bytes; },
+                                  [](const Config& c) { return c.memory_limit; });
+  limit.has_default = false;  // absent: half the physical memory
   OptionRow dir = named(OptionRow{}, "temp-dir", "",
                         "folder of the spill files (nameless: nothing is left behind, however the run ends); "
                         "default: $TMPDIR, else /tmp");
@@ -199,7 +209,14 @@ std::vector<OptionRow> memory_rows() {
     c.temp_dir = v.text;
   };
   dir.get = [](const Config& c) { return c.temp_dir; };
-  return in_group({limit, dir}, "memory", "Memory");
+  OptionRow kept = byte_size_row("verify_memory", "verify-memory",
+                                 "--verify auto: bytes of shingle sets kept from the first pass for the exact check "
+                                 "of borderline pairs, a size such as 512M (K, M, G, T: 1024-based), at most a "
+                                 "quarter of --memory-limit; kept only while every document's set fits, else dropped "
+                                 "and the documents read again (same answer); 0: always read again",
+                                 0, [](Config& c, uint64_t bytes) { c.verify_memory = bytes; },
+                                 [](const Config& c) { return c.verify_memory; });
+  return in_group({limit, dir, kept}, "memory", "Memory");
 }
 
 }  // namespace

@@ -161,6 +161,7 @@ void sample_set(const ShingleSpec& spec, std::vector<uint64_t>& set) {
 size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, ShingleScratch& scratch,
                              std::vector<uint32_t>& keys) {
   keys.clear();
+  scratch.distinct.clear();
   const size_t n = normalize_into(spec, text, scratch.text);
   if (n == 0) return 0;
   // A text of n bytes has at most n shingles (one per code-point start). The table keeps
@@ -187,12 +188,16 @@ size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, Shi
   keys.reserve(std::min(n, size_t(1) << 16));
   for_each_shingle(spec, scratch.text.data(), n, [&](uint64_t h) {
     if (h == 0) {
-      if (!zero_seen) keys.push_back(fold_key(0));
+      if (!zero_seen) {
+        keys.push_back(fold_key(0));
+        if (scratch.keep_distinct) scratch.distinct.push_back(0);
+      }
       zero_seen = true;
       return;
     }
     if (!place(h)) return;
     keys.push_back(fold_key(h));
+    if (scratch.keep_distinct) scratch.distinct.push_back(h);
     if (++stored * 2 <= slots) return;
     // Double the table and re-place what it holds (the keys' order is unchanged).
     std::vector<uint64_t> old(table.begin(), table.begin() + ptrdiff_t(slots));

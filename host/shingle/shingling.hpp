@@ -104,6 +104,10 @@ struct ShingleScratch {
   std::vector<uint8_t> text;
   std::vector<uint64_t> table;
   std::vector<uint64_t> set;  ///< a sorted (sampled) set that is not itself an output
+  /// When keep_distinct is set, distinct_shingle_keys also stores each distinct hash here
+  /// (first-seen order): a set sorted from them costs a sort of the distinct hashes only.
+  bool keep_distinct = false;
+  std::vector<uint64_t> distinct;
 };
 
 /// What MinHash needs of a document without sorting its shingle set: stores in `keys`

@@ -216,6 +216,11 @@ struct Config {
   /// to `temp_dir` and the candidates are found one key-range partition at a time, with
   /// the same answer (docs/scaling.md, "Bounded memory"). 0 = half the physical memory.
   uint64_t memory_limit = 0;
+  /// MinHash, --verify auto: bytes of shingle sets (8 per distinct shingle) kept from the
+  /// sketch for the exact check of borderline pairs, which then reads no text again. All
+  /// documents' or none: past it (or a quarter of memory_limit) the sets are dropped and
+  /// the check reads the texts again, with the same answer. 0 = always read again.
+  uint64_t verify_memory = uint64_t(512) << 20;
   /// MinHash: the folder of the spill files (nameless: removed however the run ends).
   /// Empty = $TMPDIR, or /tmp when it is not set.
   std::string temp_dir;

@@ -65,6 +65,14 @@ class PodBuffer {
     if (n) std::memcpy(p_ + old, src, n * sizeof(T));
     n_ = old + n;
   }
+  /// Grows by n elements left unwritten and returns the first: several threads may then
+  /// fill parts of them (and fault their pages in) at once.
+  T* append_uninitialized(size_t n) {
+    const size_t old = n_;
+    if (old + n > cap_) reserve(old + n > cap_ + cap_ / 2 ? old + n : cap_ + cap_ / 2);
+    n_ = old + n;
+    return p_ + old;
+  }
   void clear() { n_ = 0; }
 
   T* data() { return p_; }

@@ -48,8 +48,10 @@ TEST(CliVerifyAuto, BorderlinePairsAreReadAgainFromFilesGzipAndStdin) {
     EXPECT_EQ(r.code, 0) << r.err;
   };
   run(corpus, "file", "");
-  run(dir.path("in.jsonl.gz"), "gz", " --verify auto");
-  run("- --input-format jsonl < " + corpus, "stdin", "");
+  // --verify-memory 0: no sets kept from the first pass, so the texts are read again.
+  run(corpus, "reread", " --verify-memory 0");
+  run(dir.path("in.jsonl.gz"), "gz", " --verify auto --verify-memory 0");
+  run("- --input-format jsonl < " + corpus, "stdin", " --verify-memory 0");
   run(corpus, "exact", " --verify exact");
   run(corpus, "estimate", " --verify estimate");
   // Past a tiny memory limit the rows and set sizes of the borderline pairs come from the
@@ -66,7 +68,11 @@ TEST(CliVerifyAuto, BorderlinePairsAreReadAgainFromFilesGzipAndStdin) {
               stat(path, "verify_exact_pairs") + stat(path, "verify_by_estimate") + stat(path, "verify_skipped_joined"))
         << name;
   }
-  EXPECT_EQ(stat(dir.path("file.json"), "verify_reread_passes"), 1);
+  // The default keeps the first pass's sets (this corpus's fit) and reads nothing again.
+  EXPECT_EQ(stat(dir.path("file.json"), "verify_reread_passes"), 0);
+  EXPECT_EQ(stat(dir.path("file.json"), "verify_kept_documents"), stat(dir.path("reread.json"), "verify_reread_documents"));
+  EXPECT_EQ(stat(dir.path("reread.json"), "verify_reread_passes"), 1);
+  EXPECT_EQ(read_file(dir.path("reread.tsv")), read_file(dir.path("file.tsv")));
   EXPECT_EQ(stat(dir.path("estimate.json"), "verify_exact_pairs"), -1);  // no such entries under estimate
   const auto file = pair_ids(dir.path("file.tsv"));
   EXPECT_EQ(pair_ids(dir.path("gz.tsv")), file);

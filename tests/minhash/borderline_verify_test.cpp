@@ -206,7 +206,9 @@ TEST(BorderlineVerify, WithoutAReplayAutoClustersAsTheEstimateAndSaysSo) {
 
 TEST(BorderlineVerify, AReplayThatLosesADocumentIsAnInputChangedError) {
   const auto texts = near_threshold_pairs(31, 150);
-  MinHashEngine e(cpu(VerifyMode::automatic));
+  Config c = cpu(VerifyMode::automatic);
+  c.verify_memory = 0;  // no sets kept from the sketch: the replay is read
+  MinHashEngine e(c);
   e.add(batch_of(texts));
   e.set_text_replay([&](const std::vector<uint8_t>& wanted, const std::function<void(uint64_t, std::string_view)>& use) {
     bool dropped = false;
@@ -307,6 +309,91 @@ TEST(BorderlineVerify, APairBoundBelowTheThresholdBySizeIsNeverReadAgain) {
   std::map<std::string, std::string> stats;
   for (const auto& f : e.stats_fields(r)) stats[f.key] = f.json;
   EXPECT_EQ(stats.at("verify_borderline_pairs"), "0");
+}
+
+/// Families of near-copies (many borderline pairs share documents), in `batches` batches.
+std::vector<std::string> families(uint64_t seed, int pairs) {
+  std::vector<std::string> texts;
+  const auto base = near_threshold_pairs(seed, pairs);
+  for (size_t i = 0; i < base.size(); i += 2) {
+    texts.push_back(base[i]);
+    texts.push_back(base[i + 1]);
+    texts.push_back(base[i + 1] + " tail words");
+  }
+  return texts;
+}
+
+struct AutoRun {
+  DedupResult result;
+  std::map<std::string, std::string> stats;
+  uint64_t replays = 0;
+};
+
+AutoRun run_auto(Config c, const std::vector<std::string>& texts, size_t batches) {
+  AutoRun out;
+  MinHashEngine e(c);
+  const size_t per = (texts.size() + batches - 1) / batches;
+  for (size_t lo = 0; lo < texts.size(); lo += per) {
+    const std::vector<std::string> part(texts.begin() + std::ptrdiff_t(lo),
+                                        texts.begin() + std::ptrdiff_t(std::min(texts.size(), lo + per)));
+    e.add(batch_of(part));
+  }
+  e.set_text_replay(replay_of(texts, &out.replays));
+  out.result = e.finish();
+  for (const auto& f : e.stats_fields(out.result)) out.stats[f.key] = f.json;
+  return out;
+}
+
+void expect_same_answer(const DedupResult& x, const DedupResult& y) {
+  ASSERT_EQ(x.pairs.size(), y.pairs.size());
+  for (size_t i = 0; i < x.pairs.size(); ++i) {  // the same pairs in the same order, same scores
+    EXPECT_EQ(x.pairs[i].a, y.pairs[i].a) << i;
+    EXPECT_EQ(x.pairs[i].b, y.pairs[i].b) << i;
+    EXPECT_EQ(x.pairs[i].similarity, y.pairs[i].similarity) << i;
+  }
+  EXPECT_EQ(x.representative, y.representative);
+}
+
+// The sets the sketch sorted are kept (Config::verify_memory): the exact check reads no
+// text and checks the same pairs in the same order, so the answer is the replay's.
+TEST(BorderlineVerify, SetsKeptFromTheSketchGiveTheReplaysAnswerWithoutReadingAgain) {
+  const auto texts = families(41, 60);
+  Config reread = cpu(VerifyMode::automatic);
+  reread.verify_memory = 0;
+  for (size_t batches : {size_t(1), size_t(4)}) {
+    const AutoRun kept = run_auto(cpu(VerifyMode::automatic), texts, batches);
+    const AutoRun again = run_auto(reread, texts, batches);
+    ASSERT_NE(again.stats.at("verify_exact_pairs"), "0") << "no borderline pair to check";
+    expect_same_answer(kept.result, again.result);
+    for (const char* key : {"verify_borderline_pairs", "verify_exact_pairs", "verify_exact_passed",
+                            "verify_skipped_joined"})
+      EXPECT_EQ(kept.stats.at(key), again.stats.at(key)) << key;
+    EXPECT_EQ(kept.replays, 0u);
+    EXPECT_EQ(kept.stats.at("verify_reread_documents"), "0");
+    EXPECT_EQ(kept.stats.at("verify_kept_documents"), again.stats.at("verify_reread_documents"));
+    EXPECT_EQ(again.replays, 1u);
+    EXPECT_EQ(again.stats.at("verify_kept_documents"), "0");
+  }
+}
+
+// Sets that outgrow the budget are dropped (all or none) and the texts read again: the
+// same answer. So are they when the corpus spills past its memory limit.
+TEST(BorderlineVerify, SetsPastTheirBudgetOrASpillAreDroppedAndTheTextsReadAgain) {
+  const auto texts = families(43, 60);
+  const AutoRun kept = run_auto(cpu(VerifyMode::automatic), texts, 3);
+  Config small = cpu(VerifyMode::automatic);
+  const ShingleSets all = MinHashEngine(small).shingle_sets(batch_of(texts));
+  // The first of three batches' sets fit, the corpus's do not.
+  small.verify_memory = all.hashes.size() * sizeof(uint64_t) / 2;
+  Config spilled = cpu(VerifyMode::automatic);
+  spilled.memory_limit = 16 << 10;
+  for (const Config& c : {small, spilled}) {
+    const AutoRun again = run_auto(c, texts, 3);
+    expect_same_answer(kept.result, again.result);
+    EXPECT_EQ(again.replays, 1u);
+    EXPECT_EQ(again.stats.at("verify_kept_documents"), "0");
+    EXPECT_EQ(again.stats.at("verify_reread_documents"), kept.stats.at("verify_kept_documents"));
+  }
 }
 
 }  // namespace

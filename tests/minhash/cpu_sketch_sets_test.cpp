@@ -1,0 +1,53 @@
+// The CPU backend's sketch with the sets as an output (--verify exact, and the sets
+// --verify auto keeps for its exact check): the sets are those of shingle_sets(), the
+// signatures and set sizes those of the sketch without sets, also when the batch is
+// shingled in several windows of text (CpuBackend::sketch).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "gpudedup/minhash.hpp"
+#include "host/minhash/compute_backend.hpp"
+
+using namespace gpudedup;
+
+namespace {
+
+DocumentBatch random_batch(uint64_t seed, size_t documents, size_t words) {
+  std::mt19937_64 rng(seed);
+  DocumentBatch b;
+  for (size_t d = 0; d < documents; ++d) {
+    std::string t;
+    // Repeated words too, so that sets are smaller than the shingle counts; some empty.
+    const size_t n = d % 97 == 0 ? 0 : words / 2 + rng() % words;
+    for (size_t w = 0; w < n; ++w) t += "w" + std::to_string(rng() % (w % 3 ? 50000 : 40)) + " ";
+    b.add(t);
+  }
+  return b;
+}
+
+TEST(CpuSketchSets, SetsAreShingleSetsAndSignaturesUnchangedAcrossWindows) {
+  Config c;
+  c.backend = Backend::cpu;
+  c.threads = 2;
+  // About 12 MiB of text: more than one window of the sets' path.
+  const DocumentBatch batch = random_batch(7, 3000, 1000);
+  ASSERT_GT(batch.bytes.size(), size_t(9) << 20);
+  const detail::SketchSpec spec = detail::make_sketch_spec(c);
+  const auto backend = detail::make_cpu_backend(spec);
+  const uint32_t P = c.minhash.num_perm;
+  std::vector<uint32_t> plain(batch.size() * P), with(batch.size() * P), plain_sizes(batch.size()),
+      with_sizes(batch.size());
+  backend->sketch(batch, plain.data(), plain_sizes.data(), nullptr);
+  ShingleSets sets;
+  backend->sketch(batch, with.data(), with_sizes.data(), &sets);
+  EXPECT_EQ(with, plain);
+  EXPECT_EQ(with_sizes, plain_sizes);
+  const ShingleSets expected = MinHashEngine(c).shingle_sets(batch);
+  EXPECT_EQ(sets.offsets, expected.offsets);
+  EXPECT_TRUE(sets.hashes == expected.hashes);
+  for (size_t d = 0; d < batch.size(); ++d) ASSERT_EQ(sets.set_size(d), with_sizes[d]) << d;
+}
+
+}  // namespace
