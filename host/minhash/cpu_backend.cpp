@@ -33,33 +33,56 @@ class CpuBackend final : public ComputeBackend {
               ShingleSets* sets) override {
     const size_t n = batch.size();
     if (!sets) return sketch_range(batch, 0, n, signatures, set_sizes, nullptr);
-    // With the sets as an output, a window of text at a time, its sets copied out in
-    // order before the next is shingled: the window's vectors are storage reused, where
-    // a whole batch's sets held before the copy were held and faulted in twice.
+    // With the sets as an output, a window of text at a time: each thread writes its
+    // documents' sets into a buffer of its own, copied out in document order before the
+    // next window. The buffers are mapped whole and given back at the end (a vector per
+    // set stayed in the threads' heaps through the band walk, the run's peak).
+    WindowSets window;
+    window.per_thread.resize(size_t(threads()));
+    for (auto& buffer : window.per_thread) buffer.reserve(sets_window_bytes);
     for (size_t lo = 0; lo < n;) {
+      if (sets->hashes.size() * sizeof(uint64_t) > set_bytes_limit_) {  // no more sets wanted
+        sketch_range(batch, lo, n, signatures, set_sizes, nullptr);
+        break;
+      }
       size_t hi = lo + 1;
       while (hi < n && batch.offsets[hi + 1] - batch.offsets[lo] <= sets_window_bytes) ++hi;
-      sketch_range(batch, lo, hi, signatures, set_sizes, &window_sets_);
+      for (auto& buffer : window.per_thread) buffer.clear();
+      sketch_range(batch, lo, hi, signatures, set_sizes, &window);
       const size_t first = sets->offsets.size();
-      for (size_t d = lo; d < hi; ++d) sets->offsets.push_back(sets->offsets.back() + window_sets_[d - lo].size());
-      uint64_t* out = sets->hashes.append_uninitialized(size_t(sets->offsets.back() - sets->offsets[first - 1]));
+      for (size_t d = lo; d < hi; ++d) sets->offsets.push_back(sets->offsets.back() + set_sizes[d]);
       const uint64_t base = sets->offsets[first - 1];
+      uint64_t* out = sets->hashes.append_uninitialized(size_t(sets->offsets.back() - base));
       // Copied on every thread: the copy faults the new pages in, a serial tenth otherwise.
 #pragma omp parallel for num_threads(threads()) schedule(dynamic, sketch_chunk)
       for (int64_t d = int64_t(lo); d < int64_t(hi); ++d) {
-        const std::vector<uint64_t>& h = window_sets_[size_t(d) - lo];
-        std::copy(h.begin(), h.end(), out + (sets->offsets[first + size_t(d) - lo - 1] - base));
+        const auto [thread, at] = window.at[size_t(d) - lo];
+        const uint64_t* from = window.per_thread[thread].data() + at;
+        std::copy(from, from + set_sizes[d], out + (sets->offsets[first + size_t(d) - lo - 1] - base));
       }
       lo = hi;
     }
   }
 
-  /// Documents [lo, hi) of the batch; their sorted sets to (*kept)[d - lo] when kept is
-  /// not null.
+  /// One window's sets: each thread's appended to its own buffer, and where each
+  /// document's starts (thread, offset); its length is its set size.
+  struct WindowSets {
+    std::vector<PodBuffer<uint64_t>> per_thread;
+    std::vector<std::pair<size_t, uint64_t>> at;
+
+    void keep(size_t document, const uint64_t* set, size_t size) {
+      const size_t thread = size_t(omp_get_thread_num());
+      at[document] = {thread, per_thread[thread].size()};
+      per_thread[thread].append(set, size);
+    }
+  };
+
+  /// Documents [lo, hi) of the batch; their sorted sets to `kept` (document d - lo) when
+  /// it is not null.
   void sketch_range(const DocumentBatch& batch, size_t lo, size_t hi, uint32_t* signatures, uint32_t* set_sizes,
-                    std::vector<std::vector<uint64_t>>* kept) {
+                    WindowSets* kept) {
     const uint32_t P = spec_.config.minhash.num_perm;
-    if (kept && kept->size() < hi - lo) kept->resize(hi - lo);
+    if (kept) kept->at.resize(hi - lo);
     detail::ParallelErrors errors;
 #pragma omp parallel num_threads(threads())
     {
@@ -77,7 +100,7 @@ class CpuBackend final : public ComputeBackend {
           // the set it came from, and a kept vector would otherwise keep that capacity.
           std::vector<uint64_t>& set = scratch.set;
           shingle_set(spec_.shingles, batch.text(size_t(d)), scratch.text, set);
-          if (kept) (*kept)[size_t(d) - lo].assign(set.begin(), set.end());
+          if (kept) kept->keep(size_t(d) - lo, set.data(), set.size());
           keys.resize(set.size());
           for (size_t i = 0; i < keys.size(); ++i) keys[i] = fold_key(set[i]);
           set_sizes[d] = uint32_t(set.size());
@@ -85,7 +108,7 @@ class CpuBackend final : public ComputeBackend {
           set_sizes[d] = uint32_t(distinct_shingle_keys(spec_.shingles, batch.text(size_t(d)), scratch, keys));
           if (kept) {  // the distinct hashes only: under half the shingles of real text
             sort_hashes(scratch.distinct, sort_scratch, sort_counts);
-            (*kept)[size_t(d) - lo].assign(scratch.distinct.begin(), scratch.distinct.end());
+            kept->keep(size_t(d) - lo, scratch.distinct.data(), scratch.distinct.size());
           }
         }
         uint32_t* sig = signatures + size_t(d) * P;
@@ -100,6 +123,8 @@ class CpuBackend final : public ComputeBackend {
     }
     errors.rethrow();
   }
+
+  void limit_set_bytes(uint64_t bytes) override { set_bytes_limit_ = bytes; }
 
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                   const std::function<bool(uint32_t, uint32_t)>& skip,
@@ -150,7 +175,7 @@ class CpuBackend final : public ComputeBackend {
   int threads() const { return spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads(); }
 
   SketchSpec spec_;
-  std::vector<std::vector<uint64_t>> window_sets_;  ///< one window's sets, storage kept
+  uint64_t set_bytes_limit_ = UINT64_MAX;
   MinhashFolder folder_;
   oph_params oph_;
   std::vector<KeyDoc> keys_;

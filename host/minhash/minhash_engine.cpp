@@ -4,6 +4,8 @@
 // (spill_store.hpp, partitioned_candidates.hpp), with the same answer.
 #include "gpudedup/minhash.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <optional>
 #include <functional>
@@ -81,6 +83,10 @@ struct MinHashEngine::Impl {
     if (!caching_sets) return;
     caching_sets = false;
     sets = ShingleSets();
+    compute->limit_set_bytes(UINT64_MAX);
+    // The sets' many vectors freed on the heap would otherwise stay with the process
+    // through the band walk, whose peak is the run's.
+    ::malloc_trim(0);
   }
 
   uint64_t set_cache_bytes() const {
@@ -370,6 +376,7 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
   // The device path would bring every set back to the host; there the replay reads again.
   s.set_cache_budget = std::min(config.verify_memory, s.memory_limit / 4);
   s.caching_sets = s.borderline && s.backend == Backend::cpu && s.set_cache_budget > 0;
+  if (s.caching_sets) s.compute->limit_set_bytes(s.set_cache_budget);
 }
 
 MinHashEngine::~MinHashEngine() = default;
@@ -440,7 +447,8 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   s.set_sizes.resize(first + batch.size());
   s.compute->sketch_rows(batch, first, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
                          s.keep_sets || s.caching_sets ? &s.sets : nullptr);
-  if (s.caching_sets && s.set_cache_bytes() > s.set_cache_budget) s.drop_set_cache();
+  if (s.caching_sets && (s.sets.size() != s.set_sizes.size() || s.set_cache_bytes() > s.set_cache_budget))
+    s.drop_set_cache();
   s.seconds.sketch += seconds_since(t0);
   return s.spec.config.first_document_number + first;
 }

@@ -64,6 +64,11 @@ class ComputeBackend {
     (void)first;
     sketch(batch, signatures, set_sizes, sets);
   }
+  /// Stops appending sets to sketch()'s `sets` once it holds more than `bytes` of hashes
+  /// (the rest of that call's sets are left out, so it holds fewer sets than documents):
+  /// a cache of sets gives up without first holding a whole batch's. By default every
+  /// set is appended.
+  virtual void limit_set_bytes(uint64_t bytes) { (void)bytes; }
   /// Writes every output of sketch_rows() that is still pending (waits for the device).
   virtual void flush() {}
   /// Forgets the corpus rows held on the device (the engine moved its corpus elsewhere,
