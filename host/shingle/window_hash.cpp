@@ -59,6 +59,8 @@ __attribute__((target("avx512f,avx512dq"))) inline __m512i byte_step512(__m512i 
   return mul512(_mm512_rol_epi64(h, 11), xxh_prime1);
 }
 
+/// The twin of xxh_windows256 rather than one template for both: a target attribute
+/// covers every instantiation, and AVX-512 code must not reach a CPU that has only AVX2.
 template <uint32_t K>
 __attribute__((target("avx512f,avx512dq"))) inline __m512i xxh_windows512(__m512i x) {
   __m512i h = _mm512_set1_epi64(int64_t(xxh_prime5 + K));
