@@ -82,7 +82,7 @@ size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, Shi
   while (slots < 2 * n && slots < (size_t(1) << 15)) slots *= 2;
   DistinctTable table(scratch.table, slots);
   keys.reserve(std::min(n, size_t(1) << 16));
-  for_each_shingle_block(spec, scratch.text.data(), n,
+  for_each_shingle_blocks(spec, scratch.text.data(), n,
                          [&](const uint64_t* h, size_t count) { table.add_block(h, count, keys); });
   return keys.size();
 }

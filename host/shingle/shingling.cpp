@@ -122,7 +122,7 @@ void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uin
   // fresh vectors, a page fault per 4 KiB (the exact check rebuilds thousands of sets).
   thread_local std::vector<uint64_t> hashes;
   hashes.clear();
-  for_each_shingle_block(spec, scratch.data(), n,
+  for_each_shingle_blocks(spec, scratch.data(), n,
                          [&](const uint64_t* h, size_t count) { hashes.insert(hashes.end(), h, h + count); });
   // The hashes spread evenly: a bucket pass sorts them 2-3x faster than std::sort, which
   // took a quarter of a --verify auto run (the borderline check rebuilds these sets).

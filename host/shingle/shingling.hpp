@@ -120,7 +120,7 @@ void for_each_char_shingle_fast(const uint8_t* s, size_t n, uint32_t k, F&& f,
 
 /// Calls emit(hashes, count) with every shingle of already-normalized text, in order.
 template <class Emit>
-void for_each_shingle_block(const ShingleSpec& spec, const uint8_t* text, size_t n, Emit&& emit) {
+void for_each_shingle_blocks(const ShingleSpec& spec, const uint8_t* text, size_t n, Emit&& emit) {
   if (spec.kind == ShingleKind::chars) {
     for_each_char_shingle_blocks(text, n, spec.k, emit);
   } else {
