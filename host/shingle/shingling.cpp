@@ -122,7 +122,8 @@ void shingle_set(const ShingleSpec& spec, std::string_view text, std::vector<uin
   // fresh vectors, a page fault per 4 KiB (the exact check rebuilds thousands of sets).
   thread_local std::vector<uint64_t> hashes;
   hashes.clear();
-  for_each_shingle(spec, scratch.data(), n, [&](uint64_t h) { hashes.push_back(h); });
+  for_each_shingle_blocks(spec, scratch.data(), n,
+                         [&](const uint64_t* h, size_t count) { hashes.insert(hashes.end(), h, h + count); });
   // The hashes spread evenly: a bucket pass sorts them 2-3x faster than std::sort, which
   // took a quarter of a --verify auto run (the borderline check rebuilds these sets).
   thread_local std::vector<uint64_t> sort_scratch;
@@ -156,59 +157,6 @@ void sample_set(const ShingleSpec& spec, std::vector<uint64_t>& set) {
     case SampleKind::mins: break;  // already sorted by hash
   }
   if (set.size() > spec.sample_size) set.resize(spec.sample_size);
-}
-
-size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, ShingleScratch& scratch,
-                             std::vector<uint32_t>& keys) {
-  keys.clear();
-  scratch.distinct.clear();
-  const size_t n = normalize_into(spec, text, scratch.text);
-  if (n == 0) return 0;
-  // A text of n bytes has at most n shingles (one per code-point start). The table keeps
-  // its load at or below 1/2 so probes stay short, and grows with the distinct shingles
-  // rather than being sized for n up front: a 9 MB document of repeated text must not
-  // cost a 256 MB table. Slot value 0 means empty; the hash 0 is tracked on the side.
-  size_t slots = 16;
-  while (slots < 2 * n && slots < (size_t(1) << 15)) slots *= 2;
-  auto& table = scratch.table;
-  if (table.size() < slots) table.resize(slots);
-  std::fill(table.begin(), table.begin() + ptrdiff_t(slots), uint64_t(0));
-  size_t mask = slots - 1, stored = 0;
-  auto place = [&](uint64_t h) -> bool {  // true when h was not there yet
-    for (size_t i = size_t(h) & mask;; i = (i + 1) & mask) {
-      const uint64_t v = table[i];
-      if (v == h) return false;
-      if (v == 0) {
-        table[i] = h;
-        return true;
-      }
-    }
-  };
-  bool zero_seen = false;
-  keys.reserve(std::min(n, size_t(1) << 16));
-  for_each_shingle(spec, scratch.text.data(), n, [&](uint64_t h) {
-    if (h == 0) {
-      if (!zero_seen) {
-        keys.push_back(fold_key(0));
-        if (scratch.keep_distinct) scratch.distinct.push_back(0);
-      }
-      zero_seen = true;
-      return;
-    }
-    if (!place(h)) return;
-    keys.push_back(fold_key(h));
-    if (scratch.keep_distinct) scratch.distinct.push_back(h);
-    if (++stored * 2 <= slots) return;
-    // Double the table and re-place what it holds (the keys' order is unchanged).
-    std::vector<uint64_t> old(table.begin(), table.begin() + ptrdiff_t(slots));
-    slots *= 2;
-    mask = slots - 1;
-    if (table.size() < slots) table.resize(slots);
-    std::fill(table.begin(), table.begin() + ptrdiff_t(slots), uint64_t(0));
-    for (uint64_t v : old)
-      if (v) place(v);
-  });
-  return keys.size();
 }
 
 }  // namespace gpudedup::detail

@@ -1,6 +1,7 @@
 #pragma once
 // Turns a ShingleConfig into what the shingle functions of detail/shingle.hpp take, and
 // computes a document's shingle-hash set on the host.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/shingle.hpp"
 #include "gpudedup/detail/shingle_spec.hpp"
+#include "host/shingle/window_hash.hpp"
 
 namespace gpudedup::detail {
 
@@ -20,25 +22,57 @@ void sample_set(const ShingleSpec& spec, std::vector<uint64_t>& set);
 /// The built-in English stop words used by --stopword-anchored without --stopwords.
 const std::vector<std::string>& default_stop_words();
 
+/// The char-shingle walkers hand their hashes on this many at a time.
+constexpr size_t shingle_block = 64;
+
+/// Gathers hashes and hands them to emit(const uint64_t* hashes, size_t count) a block at
+/// a time, so that a consumer can work on several (prefetch their table slots) at once.
+template <class Emit>
+struct ShingleBlock {
+  explicit ShingleBlock(Emit& e) : emit(e) {}
+  Emit& emit;
+  uint64_t hashes[shingle_block];  // (left uninitialized: only [0, used) is read)
+  size_t used = 0;
+  void push(uint64_t h) {
+    hashes[used++] = h;
+    if (used == shingle_block) flush();
+  }
+  void flush() {
+    if (used) emit(static_cast<const uint64_t*>(hashes), used);
+    used = 0;
+  }
+};
+
 /// for_each_char_shingle with the shingle length known at compile time when K > 0 (0:
-/// spec's k at run time). Gives the same hashes in the same order: a window of k
-/// single-byte code points (every ASCII window) is hashed straight from its start, with
-/// XXH64 specialized for its fixed length; only windows that touch a byte >= 0x80 step
-/// through code points. tests/shingle/shingle_fast_test.cpp compares the two.
-template <uint32_t K, class F>
-void for_each_char_shingle_host(const uint8_t* s, size_t n, uint32_t k_runtime, F&& f) {
+/// the runtime k), its hashes handed on in blocks. Gives the same hashes in the same
+/// order: a window of k single-byte code points (every ASCII window) is hashed straight
+/// from its start, several windows at once (window_hash.hpp, `path`) when 3 <= K <= 8 and
+/// with XXH64 specialized for its fixed length otherwise; only windows that touch a byte
+/// >= 0x80 step through code points. tests/shingle/shingle_fast_test.cpp and
+/// window_hash_test.cpp compare it with the definition.
+template <uint32_t K, class Emit>
+void for_each_char_shingle_host(const uint8_t* s, size_t n, uint32_t k_runtime, WindowHashPath path, Emit& emit) {
   const uint32_t k = K ? K : k_runtime;
+  ShingleBlock<Emit> out(emit);
   auto cp_length = [&](size_t p) -> size_t { return s[p] < 0x80 ? 1 : decode_utf8(s + p, n - p).length; };
-  size_t next_high = 0;  // first byte >= 0x80 at or after p (n if none)
-  auto find_high = [&](size_t from) {
+  auto find_high = [&](size_t from) {  // first byte >= 0x80 at or after `from` (n if none)
     while (from < n && s[from] < 0x80) ++from;
     return from;
   };
-  next_high = find_high(0);
+  size_t next_high = find_high(0);
   for (size_t p = 0; p < n;) {
     if (p + k <= next_high) {  // k ASCII bytes: k code points
-      f(xxhash64(s + p, K ? K : k_runtime));
-      ++p;
+      if constexpr (K >= min_block_window && K <= max_block_window) {
+        // The run's windows (as many as the block has room for) in one call.
+        const size_t count = std::min(next_high - K + 1 - p, shingle_block - out.used);
+        hash_windows(path, K, s + p, count, n - p, out.hashes + out.used);
+        out.used += count;
+        p += count;
+        if (out.used == shingle_block) out.flush();
+      } else {
+        out.push(xxhash64(s + p, k));
+        ++p;
+      }
       continue;
     }
     if (next_high < p) next_high = find_high(p);
@@ -50,36 +84,50 @@ void for_each_char_shingle_host(const uint8_t* s, size_t n, uint32_t k_runtime, 
       ++count;
     }
     if (count < k) {  // no window of k code points left; a short text is one shingle
-      if (p == 0) f(xxhash64(s, n));
-      return;
+      if (p == 0) out.push(xxhash64(s, n));
+      break;
     }
-    f(xxhash64(s + p, e - p));
+    out.push(xxhash64(s + p, e - p));
     p += cp_length(p);
+  }
+  out.flush();
+}
+
+/// Calls emit(hashes, count) with the char shingles of detail/shingle.hpp's
+/// for_each_char_shingle, in order and in blocks of at most shingle_block.
+template <class Emit>
+void for_each_char_shingle_blocks(const uint8_t* s, size_t n, uint32_t k, Emit&& emit,
+                                  WindowHashPath path = best_window_hash_path()) {
+  switch (k) {  // the usual lengths get XXH64 specialized for their constant length
+    case 3: return for_each_char_shingle_host<3>(s, n, k, path, emit);
+    case 4: return for_each_char_shingle_host<4>(s, n, k, path, emit);
+    case 5: return for_each_char_shingle_host<5>(s, n, k, path, emit);
+    case 6: return for_each_char_shingle_host<6>(s, n, k, path, emit);
+    case 7: return for_each_char_shingle_host<7>(s, n, k, path, emit);
+    case 8: return for_each_char_shingle_host<8>(s, n, k, path, emit);
+    default: return for_each_char_shingle_host<0>(s, n, k, path, emit);
   }
 }
 
 /// for_each_char_shingle of detail/shingle.hpp, faster on the host (same output).
 template <class F>
-void for_each_char_shingle_fast(const uint8_t* s, size_t n, uint32_t k, F&& f) {
-  switch (k) {  // the usual lengths get XXH64 unrolled for their constant length
-    case 3: return for_each_char_shingle_host<3>(s, n, k, f);
-    case 4: return for_each_char_shingle_host<4>(s, n, k, f);
-    case 5: return for_each_char_shingle_host<5>(s, n, k, f);
-    case 6: return for_each_char_shingle_host<6>(s, n, k, f);
-    case 7: return for_each_char_shingle_host<7>(s, n, k, f);
-    case 8: return for_each_char_shingle_host<8>(s, n, k, f);
-    default: return for_each_char_shingle_host<0>(s, n, k, f);
-  }
+void for_each_char_shingle_fast(const uint8_t* s, size_t n, uint32_t k, F&& f,
+                                WindowHashPath path = best_window_hash_path()) {
+  for_each_char_shingle_blocks(s, n, k, [&](const uint64_t* h, size_t count) {
+    for (size_t i = 0; i < count; ++i) f(h[i]);
+  }, path);
 }
 
-/// Calls f(hash) for every shingle of already-normalized text.
-template <class F>
-void for_each_shingle(const ShingleSpec& spec, const uint8_t* text, size_t n, F&& f) {
+/// Calls emit(hashes, count) with every shingle of already-normalized text, in order.
+template <class Emit>
+void for_each_shingle_blocks(const ShingleSpec& spec, const uint8_t* text, size_t n, Emit&& emit) {
   if (spec.kind == ShingleKind::chars) {
-    for_each_char_shingle_fast(text, n, spec.k, f);
+    for_each_char_shingle_blocks(text, n, spec.k, emit);
   } else {
     const word_shingle_params wp = spec.word_params();
-    for_each_word_shingle(text, n, wp, f);
+    ShingleBlock<Emit> out(emit);
+    for_each_word_shingle(text, n, wp, [&](uint64_t h) { out.push(h); });
+    out.flush();
   }
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "gpudedup/detail/minhash.hpp"
@@ -175,4 +176,37 @@ TEST(DistinctShingleKeys, TableGrowsPastItsFirstSizeWithTheSameAnswer) {
     ASSERT_EQ(keys, want);
   }
   EXPECT_GT(set.size(), 60000u);
+}
+
+TEST(DistinctShingleKeys, FirstSeenOrderOfTheDefinitionsHashes) {
+  // Against the plain definition (normalize_text, for_each_char_shingle), not the host
+  // walker both fast functions share: the keys in the order their hashes first appear.
+  std::mt19937_64 rng(13);
+  ShingleScratch scratch;
+  std::vector<uint32_t> keys;
+  for (uint32_t k : {3u, 4u, 5u, 6u, 7u, 8u, 2u, 11u}) {
+    ShingleConfig c;
+    c.ngram = k;
+    const ShingleSpec spec = make_shingle_spec(c);
+    for (size_t pieces : {0, 1, 2, 5, 40, 300, 3000}) {
+      for (int rep = 0; rep < 4; ++rep) {
+        std::string t = random_text(rng, pieces);
+        if (rep % 2) {  // long plain-ASCII stretches: the block paths
+          std::string ascii;
+          for (size_t i = 0; i < 30 * pieces; ++i) ascii += char('a' + rng() % (rep == 1 ? 3 : 26));
+          t = ascii + t + ascii;
+        }
+        const auto* in = reinterpret_cast<const uint8_t*>(t.data());
+        std::vector<uint8_t> norm(t.size());
+        norm.resize(normalize_text(in, t.size(), norm.data()));
+        std::unordered_set<uint64_t> seen;
+        std::vector<uint32_t> want;
+        for_each_char_shingle(norm.data(), norm.size(), k, [&](uint64_t h) {
+          if (seen.insert(h).second) want.push_back(fold_key(h));
+        });
+        ASSERT_EQ(distinct_shingle_keys(spec, t, scratch, keys), want.size()) << "k=" << k;
+        ASSERT_EQ(keys, want) << "k=" << k << " text=" << t;
+      }
+    }
+  }
 }
