@@ -18,6 +18,7 @@
 #include "gpudedup/detail/similarity.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/core/format.hpp"
+#include "host/core/parallel_errors.hpp"
 #include "host/core/radix_sort.hpp"
 #include "host/minhash/replay_chunk.hpp"
 #include "host/minhash/replay_read_ahead.hpp"
@@ -41,6 +42,25 @@ void sort_pairs(std::vector<DeferredPair>& pairs, KeyOf key) {
 
 uint64_t a_then_b(const DeferredPair& p) { return uint64_t(p.a) << 32 | p.b; }
 uint64_t b_then_a(const DeferredPair& p) { return uint64_t(p.b) << 32 | p.a; }
+
+/// Sorts the kept sets of `documents` in place, on `threads` threads (0: all).
+void sort_kept_sets(ShingleSets& kept, const std::vector<uint32_t>& documents, int threads) {
+  ParallelErrors errors;
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+  {
+    std::vector<uint64_t> set, scratch;
+    std::vector<uint32_t> counts;
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t i = 0; i < int64_t(documents.size()); ++i) errors.run([&] {
+      uint64_t* first = kept.hashes.data() + kept.offsets[documents[size_t(i)]];
+      const size_t size = kept.set_size(documents[size_t(i)]);
+      set.assign(first, first + size);
+      sort_hashes(set, scratch, counts);
+      std::copy(set.begin(), set.end(), first);
+    });
+  }
+  errors.rethrow();
+}
 
 void make_distinct(std::vector<DeferredPair>& pairs) {
   sort_pairs(pairs, a_then_b);
@@ -179,7 +199,7 @@ void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<Sc
 
 void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t(uint32_t)>& set_size,
                                 const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out,
-                                const ShingleSets* kept) {
+                                ShingleSets* kept) {
   // The same pair comes from several bands, and (CUDA) pairs already joined when they
   // were found: only the distinct pairs still apart matter, the same on every backend.
   std::vector<DeferredPair> pairs;
@@ -206,9 +226,10 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t
 
 void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                                         const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
-                                        UnionFind& uf, std::vector<ScoredPair>& out, const ShingleSets* kept) {
+                                        UnionFind& uf, std::vector<ScoredPair>& out, ShingleSets* kept) {
   const size_t docs = size_t(documents);
   std::vector<uint8_t> wanted(docs, 0);
+  std::vector<uint8_t> sorted(kept ? docs : 0, 0);  // kept sets sorted so far
   ReplayChunk chunk(spec_);
   for (size_t lo = 0; lo < pairs.size();) {
     // One group: whole runs of equal a, while their sets fit the budget (at least one a).
@@ -296,7 +317,14 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
     };
     if (kept) {
       // No text read again: the documents taken in the order a pass would take them, so
-      // the same pairs are checked and the same pair joins two clusters.
+      // the same pairs are checked and the same pair joins two clusters. Only the sets a
+      // check can read are sorted: a document whose pairs are all joined now stays apart
+      // from none later (checks only join), and its set is never read.
+      std::vector<uint32_t> to_sort;
+      for (size_t d = 0; d < docs; ++d)
+        if (wanted[d] && !sorted[d] && need(uint32_t(d))) to_sort.push_back(uint32_t(d));
+      sort_kept_sets(*kept, to_sort, spec_.config.threads);
+      for (const uint32_t d : to_sort) sorted[d] = 1;
       for (size_t d = 0; d < docs; ++d)
         if (wanted[d]) take(uint32_t(d), kept->set(d), kept->set_size(d));
     } else {

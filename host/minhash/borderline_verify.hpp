@@ -125,17 +125,18 @@ class BorderlineVerifier {
   /// all_pairs), in (earlier-pass group, b, a) order: the same for every backend.
   /// @throws data_error when the replay does not give a wanted document (input changed).
   /// `set_size(d)` gives document d's set size wherever the corpus is held. `kept`: every
-  /// document's set, kept from the sketch (the engine's set cache), read instead of the
-  /// replay's texts; the same checks in the same order, so the same answer.
+  /// document's distinct hashes, kept from the sketch in any order (the engine's set
+  /// cache), read instead of the replay's texts, each sorted in place before its first
+  /// check; the same checks in the same order, so the same answer.
   void decide(uint64_t documents, const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
-              UnionFind& uf, std::vector<ScoredPair>& out, const ShingleSets* kept = nullptr);
+              UnionFind& uf, std::vector<ScoredPair>& out, ShingleSets* kept = nullptr);
 
   const BorderlineStats& stats() const { return stats_; }
 
  private:
   void decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                       const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay, UnionFind& uf,
-                      std::vector<ScoredPair>& out, const ShingleSets* kept);
+                      std::vector<ScoredPair>& out, ShingleSets* kept);
   void join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out);
 
   SketchSpec spec_;

@@ -107,7 +107,7 @@ class CpuBackend final : public ComputeBackend {
         } else {  // the minima and the count from a hash set; the set sorted only when an output
           set_sizes[d] = uint32_t(distinct_shingle_keys(spec_.shingles, batch.text(size_t(d)), scratch, keys));
           if (kept) {  // the distinct hashes only: under half the shingles of real text
-            sort_hashes(scratch.distinct, sort_scratch, sort_counts);
+            if (sets_sorted_) sort_hashes(scratch.distinct, sort_scratch, sort_counts);
             kept->keep(size_t(d) - lo, scratch.distinct.data(), scratch.distinct.size());
           }
         }
@@ -124,7 +124,10 @@ class CpuBackend final : public ComputeBackend {
     errors.rethrow();
   }
 
-  void limit_set_bytes(uint64_t bytes) override { set_bytes_limit_ = bytes; }
+  void cache_sets(uint64_t bytes) override {
+    set_bytes_limit_ = bytes ? bytes : UINT64_MAX;
+    sets_sorted_ = bytes == 0;
+  }
 
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                   const std::function<bool(uint32_t, uint32_t)>& skip,
@@ -176,6 +179,7 @@ class CpuBackend final : public ComputeBackend {
 
   SketchSpec spec_;
   uint64_t set_bytes_limit_ = UINT64_MAX;
+  bool sets_sorted_ = true;  ///< false for a cache of sets (cache_sets): its reader sorts
   MinhashFolder folder_;
   oph_params oph_;
   std::vector<KeyDoc> keys_;

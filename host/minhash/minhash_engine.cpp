@@ -83,7 +83,7 @@ struct MinHashEngine::Impl {
     if (!caching_sets) return;
     caching_sets = false;
     sets = ShingleSets();
-    compute->limit_set_bytes(UINT64_MAX);
+    compute->cache_sets(0);
     // The sets' many vectors freed on the heap would otherwise stay with the process
     // through the band walk, whose peak is the run's.
     ::malloc_trim(0);
@@ -376,7 +376,7 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
   // The device path would bring every set back to the host; there the replay reads again.
   s.set_cache_budget = std::min(config.verify_memory, s.memory_limit / 4);
   s.caching_sets = s.borderline && s.backend == Backend::cpu && s.set_cache_budget > 0;
-  if (s.caching_sets) s.compute->limit_set_bytes(s.set_cache_budget);
+  if (s.caching_sets) s.compute->cache_sets(s.set_cache_budget);
 }
 
 MinHashEngine::~MinHashEngine() = default;

@@ -64,11 +64,13 @@ class ComputeBackend {
     (void)first;
     sketch(batch, signatures, set_sizes, sets);
   }
-  /// Stops appending sets to sketch()'s `sets` once it holds more than `bytes` of hashes
-  /// (the rest of that call's sets are left out, so it holds fewer sets than documents):
-  /// a cache of sets gives up without first holding a whole batch's. By default every
-  /// set is appended.
-  virtual void limit_set_bytes(uint64_t bytes) { (void)bytes; }
+  /// With `bytes` > 0, sketch()'s `sets` are for a cache that the exact check of --verify
+  /// auto reads (MinHashEngine): each document's distinct hashes in any order (the check
+  /// sorts those it reads), and no more sets are appended once `sets` holds more than
+  /// `bytes` of hashes (the rest of that call's are left out, so it holds fewer sets than
+  /// documents: the cache gives up without first holding a whole batch's). 0: sorted
+  /// sets, all of them. A backend may ignore it (its sets are then sorted and all there).
+  virtual void cache_sets(uint64_t bytes) { (void)bytes; }
   /// Writes every output of sketch_rows() that is still pending (waits for the device).
   virtual void flush() {}
   /// Forgets the corpus rows held on the device (the engine moved its corpus elsewhere,
