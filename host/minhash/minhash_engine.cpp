@@ -262,6 +262,14 @@ struct MinHashEngine::Impl {
     const auto walker = make_walker(r.documents);
     std::vector<ScoredPair> passed;
     detail::WindowedBuckets windowed;
+    // The backend may call skip on several threads at once, and uf.find() compresses
+    // paths: its walk reads a snapshot of the clusters of the earlier bands instead (the
+    // same answers, since this band's pairs are clustered only after its walk).
+    const bool all = spec.config.all_pairs;
+    std::vector<uint32_t> roots;
+    const std::function<bool(uint32_t, uint32_t)> walk_skip = [&](uint32_t a, uint32_t b) {
+      return !all && roots[a] == roots[b];
+    };
     for (uint32_t band = 0; band < lsh.bands; ++band) {
       passed.clear();
       windowed.clear();
@@ -269,7 +277,11 @@ struct MinHashEngine::Impl {
       if (walker) {
         spilled_band_pairs(*walker, band, skip, uf, passed, windowed, r);
       } else {
-        compute->band_pairs(view(), band, lsh.rows, skip, passed, &r.candidate_pairs, &windowed);
+        if (!all) {
+          roots.resize(uf.size());
+          for (uint32_t d = 0; d < roots.size(); ++d) roots[d] = uf.find(d);
+        }
+        compute->band_pairs(view(), band, lsh.rows, walk_skip, passed, &r.candidate_pairs, &windowed);
         seconds.candidates += seconds_since(t0);
         t0 = stage_clock::now();
         cluster(passed, uf, r);
