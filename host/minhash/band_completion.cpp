@@ -22,6 +22,9 @@
 namespace gpudedup::detail {
 namespace {
 
+/// Windowed members of a band from which its buckets are completed on several threads.
+constexpr size_t parallel_members_min = 8192;
+
 /// The band's clusters as of the snapshot, plus one bucket's own joins.
 class OverlayClusters {
  public:
@@ -75,7 +78,9 @@ uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const Ban
   const auto size = [&](size_t i) { return size_t(windowed.offsets[i + 1] - windowed.offsets[i]); };
   uint64_t verified = 0;
   if (threads <= 0) threads = omp_get_max_threads();
-  if (threads <= 1 || buckets < 2) {
+  // A small band's completion stays here: the threads' meeting could cost more (on a
+  // busy machine a time slice) than the work.
+  if (threads <= 1 || buckets < 2 || windowed.members.size() < parallel_members_min) {
     const PairCheck check = make_check(checks, checks.defer);
     for (size_t i = 0; i < buckets; ++i) verified += complete_bucket(members(i), size(i), uf, check, joined);
     return verified;

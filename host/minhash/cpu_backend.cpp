@@ -21,9 +21,12 @@ namespace {
 constexpr int sketch_chunk = 16;
 /// A band walk is cut into about this many pieces per thread (a piece's cost varies with
 /// its buckets' sizes; dynamic scheduling evens them out), each of at least
-/// walk_piece_min entries so that small corpora stay one piece.
+/// walk_piece_min entries: a band's threads meet once per band, and on a busy machine a
+/// meeting can cost a time slice (milliseconds), more than a small band's whole walk.
 constexpr size_t walk_pieces_per_thread = 16;
-constexpr size_t walk_piece_min = 4096;
+constexpr size_t walk_piece_min = 32768;
+/// Band keys are hashed on several threads from this many documents up (the same reason).
+constexpr size_t parallel_keys_min = 65536;
 
 class CpuBackend final : public ComputeBackend {
  public:
@@ -146,7 +149,7 @@ class CpuBackend final : public ComputeBackend {
     const size_t n = sigs.size();
     keys_.resize(n);
     int64_t empty = 0;
-#pragma omp parallel for num_threads(threads()) schedule(static) reduction(+ : empty)
+#pragma omp parallel for num_threads(n >= parallel_keys_min ? threads() : 1) schedule(static) reduction(+ : empty)
     for (int64_t d = 0; d < int64_t(n); ++d) {
       keys_[size_t(d)] = {band_key(sigs.row(size_t(d)) + size_t(band) * rows, rows, band), uint32_t(d)};
       empty += sizes[size_t(d)] == 0;

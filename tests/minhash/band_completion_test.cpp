@@ -63,9 +63,9 @@ Answer complete(const Table& table, const WindowedBuckets& w, uint32_t n, const 
 
 TEST(BandCompletion, SameAnswerOnOneAndFourThreadsWithSharedClusters) {
   for (uint64_t seed = 1; seed <= 10; ++seed) {
-    const uint32_t n = 3000;
-    const Table table(n, 100 + uint32_t(seed % 3), seed);  // families of about 30
-    // 30 buckets of 100 members each (a random partition, each ascending).
+    const uint32_t n = 9000;  // band_completion.cpp's parallel_members_min and more
+    const Table table(n, 300 + uint32_t(seed % 3), seed);  // families of about 30
+    // 90 buckets of 100 members each (a random partition, each ascending).
     std::vector<uint32_t> docs(n);
     for (uint32_t d = 0; d < n; ++d) docs[d] = d;
     std::mt19937_64 rng(seed);
