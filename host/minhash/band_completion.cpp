@@ -31,6 +31,7 @@ class OverlayClusters {
   explicit OverlayClusters(const std::vector<uint32_t>& roots) : roots_(roots) {}
   uint32_t find(uint32_t x) const {
     uint32_t r = roots_[x];
+    if (parent_.empty()) return r;  // most buckets join nothing: no lookup
     for (auto it = parent_.find(r); it != parent_.end(); it = parent_.find(r)) r = it->second;
     return r;
   }
