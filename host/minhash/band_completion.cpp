@@ -3,12 +3,14 @@
 // a later bucket's members one cluster, which changes what that bucket verifies. So each
 // bucket is first completed against a snapshot of the band's clusters (roots taken once,
 // its own joins in a private overlay), recording its joins and deferrals in order. Then,
-// in bucket order, a bucket whose members' snapshot clusters were not touched by an
-// earlier bucket's joins replays its record: the serial completion would have read the
-// same clusters, so it verifies the same pairs with the same outcomes. A bucket whose
-// clusters were touched is completed again in the union-find itself, as serially.
-// A snapshot cluster untouched by every join so far is still exactly one cluster: a
-// join merges the clusters of its two documents, and both snapshot roots are marked.
+// in bucket order, a bucket replays its record where its members fall into the same
+// clusters as in the snapshot: the completion reads the clusters only by comparing two
+// members' roots, so it verifies the same pairs with the same outcomes and joins the same
+// pairs. Any other bucket is completed again in the union-find itself, as serially.
+// The partition is compared only for a bucket whose members' snapshot clusters an
+// earlier join touched: a snapshot cluster untouched by every join so far is still
+// exactly one cluster (a join merges the clusters of its two documents, and both
+// snapshot roots are marked).
 #include "host/minhash/band_completion.hpp"
 
 #include <omp.h>
@@ -70,6 +72,18 @@ PairCheck make_check(const BandCompletionChecks& checks, const std::function<voi
           checks.passes};
 }
 
+/// Whether members[0, s) fall into the same clusters in `uf` as in the snapshot `roots`
+/// (one snapshot root to one current root, both ways).
+bool same_partition(const uint32_t* members, size_t s, const std::vector<uint32_t>& roots, UnionFind& uf) {
+  std::unordered_map<uint32_t, uint32_t> now_of, then_of;
+  for (size_t j = 0; j < s; ++j) {
+    const uint32_t then = roots[members[j]], now = uf.find(members[j]);
+    if (now_of.emplace(then, now).first->second != now) return false;
+    if (then_of.emplace(now, then).first->second != then) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const BandCompletionChecks& checks, int threads,
@@ -113,7 +127,7 @@ uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const Ban
       if (e.joined) e.pair = bucket_joins[k++];
   });
   errors.rethrow();
-  // In bucket order: the record where the bucket's snapshot clusters are untouched, else
+  // In bucket order: the record where the bucket's partition is the snapshot's, else
   // the bucket completed again in uf; every join marks both documents' snapshot roots.
   std::vector<uint8_t> touched(uf.size(), 0);
   const PairCheck serial = make_check(checks, checks.defer);
@@ -121,6 +135,7 @@ uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const Ban
     const uint32_t* m = members(i);
     bool clean = true;
     for (size_t j = 0; j < size(i) && clean; ++j) clean = !touched[roots[m[j]]];
+    if (!clean) clean = same_partition(m, size(i), roots, uf);
     const size_t first_join = joined.size();
     if (clean) {
       for (const auto& e : records[i].events) {
