@@ -15,6 +15,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <unordered_map>
 #include <utility>
 
@@ -103,10 +104,16 @@ uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const Ban
   std::vector<uint32_t> roots(uf.size());
   for (uint32_t d = 0; d < roots.size(); ++d) roots[d] = uf.find(d);
   std::vector<BucketRecord> records(buckets);
+  // Largest buckets first: one bucket can hold a third of a band's verifications, and
+  // started last it would keep the other threads waiting.
+  std::vector<uint32_t> order(buckets);
+  for (uint32_t i = 0; i < buckets; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return size(x) > size(y); });
   ParallelErrors errors;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (int64_t i = 0; i < int64_t(buckets); ++i) errors.run([&] {
-    BucketRecord& rec = records[size_t(i)];
+  for (int64_t k = 0; k < int64_t(buckets); ++k) errors.run([&] {
+    const size_t i = order[size_t(k)];
+    BucketRecord& rec = records[i];
     // The record interleaves joins and deferrals as the completion makes them: a join
     // is logged at its unite, its similarity filled in from the joined list after (the
     // completion appends each join right after its unite).
@@ -122,9 +129,9 @@ uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const Ban
     const PairCheck check = make_check(checks, [&](const ScoredPair& p) { rec.events.push_back({p, false}); });
     std::vector<ScoredPair> bucket_joins;
     rec.verified = complete_bucket_in(members(size_t(i)), size(size_t(i)), logged, check, bucket_joins);
-    size_t k = 0;
+    size_t next = 0;
     for (auto& e : rec.events)
-      if (e.joined) e.pair = bucket_joins[k++];
+      if (e.joined) e.pair = bucket_joins[next++];
   });
   errors.rethrow();
   // In bucket order: the record where the bucket's partition is the snapshot's, else
