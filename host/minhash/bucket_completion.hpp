@@ -25,4 +25,12 @@ struct PairCheck {
 uint64_t complete_bucket(const uint32_t* members, size_t s, UnionFind& uf, const PairCheck& check,
                          std::vector<ScoredPair>& joined);
 
+/// complete_bucket() over any `clusters` with find() and unite() as UnionFind's
+/// (host/minhash/band_completion.cpp runs it over a snapshot on several threads).
+template <class Clusters>
+uint64_t complete_bucket_in(const uint32_t* members, size_t s, Clusters& clusters, const PairCheck& check,
+                            std::vector<ScoredPair>& joined);
+
 }  // namespace gpudedup::detail
+
+#include "host/minhash/bucket_completion_impl.hpp"

@@ -21,6 +21,14 @@ namespace {
 constexpr int sketch_chunk = 16;
 /// Text bytes shingled at a time when the sets are an output (CpuBackend::sketch).
 constexpr size_t sets_window_bytes = size_t(8) << 20;
+/// A band walk is cut into about this many pieces per thread (a piece's cost varies with
+/// its buckets' sizes; dynamic scheduling evens them out), each of at least
+/// walk_piece_min entries: a band's threads meet once per band, and on a busy machine a
+/// meeting can cost a time slice (milliseconds), more than a small band's whole walk.
+constexpr size_t walk_pieces_per_thread = 16;
+constexpr size_t walk_piece_min = 32768;
+/// Band keys are hashed on several threads from this many documents up (the same reason).
+constexpr size_t parallel_keys_min = 65536;
 
 class CpuBackend final : public ComputeBackend {
  public:
@@ -134,41 +142,78 @@ class CpuBackend final : public ComputeBackend {
                   std::vector<ScoredPair>& passed, uint64_t* candidates, WindowedBuckets* windowed) override {
     const double t = spec_.config.threshold;
     const bool accept_all = spec_.config.verify == VerifyMode::none;
-    for_each_candidate(corpus, band, rows, windowed, [&](uint32_t a, uint32_t b) {
-      ++*candidates;
-      if (skip(a, b)) return;
-      const double s = pair_similarity(spec_, corpus, a, b);
-      if (accept_all || s >= t) passed.push_back({a, b, s});
+    const bool every_pair = spec_.config.all_pairs;
+    sort_band(corpus, band, rows);
+    // The sorted entries cut into pieces of whole buckets, each walked on any thread into
+    // its own lists, which are then appended in piece order: the passed pairs, the count
+    // and the windowed buckets come out in the serial walk's order at any thread count.
+    // Safe because nothing the walk reads changes during it: `skip` reads the clusters
+    // of the earlier bands (the engine clusters a band's pairs after the walk).
+    const size_t n = keys_.size();
+    const int nt = threads();
+    const size_t piece = std::max<size_t>(walk_piece_min, n / (size_t(nt) * walk_pieces_per_thread) + 1);
+    cuts_.assign(1, 0);
+    while (cuts_.back() < n) {
+      size_t end = std::min(n, cuts_.back() + piece);
+      while (end < n && keys_[end].key == keys_[end - 1].key) ++end;  // a bucket stays whole
+      cuts_.push_back(end);
+    }
+    const size_t pieces = cuts_.size() - 1;
+    if (pieces_.size() < pieces) pieces_.resize(pieces);
+    detail::ParallelErrors errors;
+#pragma omp parallel for num_threads(pieces > 1 ? nt : 1) schedule(dynamic, 1)
+    for (int64_t p = 0; p < int64_t(pieces); ++p) errors.run([&] {
+      WalkPiece& w = pieces_[size_t(p)];
+      w.passed.clear();
+      w.windowed.clear();
+      w.candidates = for_each_bucket_pair(
+          keys_.data() + cuts_[size_t(p)], cuts_[size_t(p) + 1] - cuts_[size_t(p)], every_pair,
+          [&](uint32_t a, uint32_t b) {
+            if (skip(a, b)) return;
+            const double s = pair_similarity(spec_, corpus, a, b);
+            if (accept_all || s >= t) w.passed.push_back({a, b, s});
+          },
+          [&](size_t lo, size_t hi) { w.windowed.emplace_back(cuts_[size_t(p)] + lo, cuts_[size_t(p)] + hi); });
     });
+    errors.rethrow();
+    for (size_t p = 0; p < pieces; ++p) {
+      const WalkPiece& w = pieces_[p];
+      *candidates += w.candidates;
+      passed.insert(passed.end(), w.passed.begin(), w.passed.end());
+      if (!windowed) continue;
+      for (const auto& [lo, hi] : w.windowed) {
+        for (size_t m = lo; m < hi; ++m) windowed->members.push_back(keys_[m].doc);
+        windowed->offsets.push_back(windowed->members.size());
+      }
+    }
   }
 
   void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
                        std::vector<std::pair<uint32_t, uint32_t>>& out) override {
-    for_each_candidate(corpus, band, rows, nullptr, [&](uint32_t a, uint32_t b) { out.emplace_back(a, b); });
+    sort_band(corpus, band, rows);
+    for_each_bucket_pair(keys_.data(), keys_.size(), spec_.config.all_pairs,
+                         [&](uint32_t a, uint32_t b) { out.emplace_back(a, b); }, [](size_t, size_t) {});
   }
 
  private:
-  /// Sorts (band key, document) for every non-empty document and walks the buckets;
-  /// the windowed ones are also appended to *windowed when it is not null.
-  template <class F>
-  void for_each_candidate(const CorpusView& corpus, uint32_t band, uint32_t rows, WindowedBuckets* windowed,
-                          F&& f) {
-    const bool every_pair = spec_.config.all_pairs;
+  /// Fills keys_ with (band key, document) for every non-empty document, sorted by key,
+  /// equal keys in document order. The keys are hashed on every thread.
+  void sort_band(const CorpusView& corpus, uint32_t band, uint32_t rows) {
     const Signatures& sigs = *corpus.signatures;
     const auto& sizes = *corpus.set_sizes;
     const size_t n = sigs.size();
-    keys_.clear();
-    keys_.reserve(n);
-    for (size_t d = 0; d < n; ++d) {
-      if (sizes[d] == 0) continue;  // an empty document is never a near-duplicate
-      keys_.push_back({band_key(sigs.row(d) + size_t(band) * rows, rows, band), uint32_t(d)});
+    keys_.resize(n);
+    int64_t empty = 0;
+#pragma omp parallel for num_threads(n >= parallel_keys_min ? threads() : 1) schedule(static) reduction(+ : empty)
+    for (int64_t d = 0; d < int64_t(n); ++d) {
+      keys_[size_t(d)] = {band_key(sigs.row(size_t(d)) + size_t(band) * rows, rows, band), uint32_t(d)};
+      empty += sizes[size_t(d)] == 0;
+    }
+    if (empty) {  // an empty document is never a near-duplicate
+      keys_.erase(std::remove_if(keys_.begin(), keys_.end(), [&](const KeyDoc& k) { return sizes[k.doc] == 0; }),
+                  keys_.end());
     }
     radix_sort_by_key(keys_, scratch_);  // stable: equal keys stay in document order
-    for_each_bucket_pair(keys_.data(), keys_.size(), every_pair, f, [&](size_t lo, size_t hi) {
-      if (!windowed) return;
-      for (size_t m = lo; m < hi; ++m) windowed->members.push_back(keys_[m].doc);
-      windowed->offsets.push_back(windowed->members.size());
-    });
   }
 
   struct KeyDoc {
@@ -176,7 +221,13 @@ class CpuBackend final : public ComputeBackend {
     uint32_t doc;
   };
   int threads() const { return spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads(); }
-
+  /// One piece of a band walk: its passed pairs, its candidate count and its windowed
+  /// buckets (entry ranges of keys_).
+  struct WalkPiece {
+    std::vector<ScoredPair> passed;
+    std::vector<std::pair<size_t, size_t>> windowed;
+    uint64_t candidates = 0;
+  };
   SketchSpec spec_;
   uint64_t set_bytes_limit_ = UINT64_MAX;
   bool sets_sorted_ = true;  ///< false for a cache of sets (cache_sets): its reader sorts
@@ -184,6 +235,8 @@ class CpuBackend final : public ComputeBackend {
   oph_params oph_;
   std::vector<KeyDoc> keys_;
   std::vector<KeyDoc> scratch_;
+  std::vector<size_t> cuts_;         ///< the band walk's piece boundaries in keys_
+  std::vector<WalkPiece> pieces_;    ///< storage kept between bands
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "host/device/resolve_backend.hpp"
 #include "host/core/run_numbering.hpp"
 #include "host/core/union_find.hpp"
+#include "host/minhash/band_completion.hpp"
 #include "host/minhash/borderline_verify.hpp"
 #include "host/minhash/bucket_completion.hpp"
 #include "host/minhash/compute_backend.hpp"
@@ -132,6 +133,13 @@ struct MinHashEngine::Impl {
   /// The verdict of a pair the estimate found: always pass, but under --verify auto (the
   /// backends then return every pair from the borderline band's floor up).
   detail::Verdict verdict(uint32_t a, uint32_t b, double similarity) {
+    const detail::Verdict v = classify(a, b, similarity);
+    if (v == detail::Verdict::borderline) deferred->add({a, b, similarity});
+    return v;
+  }
+  /// verdict() without the deferral; in memory it only reads (bucket completion calls it
+  /// on several threads).
+  detail::Verdict classify(uint32_t a, uint32_t b, double similarity) {
     if (!borderline) return detail::Verdict::pass;
     detail::Verdict v;
     if (!spill) {
@@ -147,7 +155,6 @@ struct MinHashEngine::Impl {
       const size_t n = spill->row_values();
       v = borderline->classify(row_a.data(), row_b.data(), row_a[n - 1], row_b[n - 1], similarity);
     }
-    if (v == detail::Verdict::borderline) deferred->add({a, b, similarity});
     return v;
   }
 
@@ -179,18 +186,14 @@ struct MinHashEngine::Impl {
     const detail::CorpusView corpus = view();
     const double t = spec.config.threshold;
     const bool accept_all = spec.config.verify == VerifyMode::none;
-    // A borderline pair waits for the exact check: it does not pass here.
-    constexpr double deferred = -1;
-    const detail::PairCheck check{[&](uint32_t a, uint32_t b) {
-                                    const double s = similarity(corpus, a, b);
-                                    return verdict(a, b, s) == detail::Verdict::pass ? s : deferred;
-                                  },
-                                  [&](double s) { return accept_all || s >= t; }};
-    for (size_t i = 0; i < windowed.size(); ++i) {
-      const uint64_t lo = windowed.offsets[i];
-      r.candidate_pairs += detail::complete_bucket(windowed.members.data() + lo, size_t(windowed.offsets[i + 1] - lo),
-                                                   uf, check, r.pairs);
-    }
+    const detail::BandCompletionChecks checks{[&](uint32_t a, uint32_t b) -> detail::PairOutcome {
+                                                const double s = similarity(corpus, a, b);
+                                                return {s, classify(a, b, s)};
+                                              },
+                                              [&](double s) { return accept_all || s >= t; },
+                                              [&](const ScoredPair& p) { deferred->add({uint32_t(p.a), uint32_t(p.b), p.similarity}); }};
+    // Spilled, a pair's rows are read through one cache: one thread.
+    r.candidate_pairs += detail::complete_band(windowed, uf, checks, spill ? 1 : spec.config.threads, r.pairs);
   }
 
   /// band_pairs() and cluster() of a spilled band, partition by partition. Each
@@ -285,6 +288,14 @@ struct MinHashEngine::Impl {
     const auto walker = make_walker(r.documents);
     std::vector<ScoredPair> passed;
     detail::WindowedBuckets windowed;
+    // The backend may call skip on several threads at once, and uf.find() compresses
+    // paths: its walk reads a snapshot of the clusters of the earlier bands instead (the
+    // same answers, since this band's pairs are clustered only after its walk).
+    const bool all = spec.config.all_pairs;
+    std::vector<uint32_t> roots;
+    const std::function<bool(uint32_t, uint32_t)> walk_skip = [&](uint32_t a, uint32_t b) {
+      return !all && roots[a] == roots[b];
+    };
     for (uint32_t band = 0; band < lsh.bands; ++band) {
       passed.clear();
       windowed.clear();
@@ -292,7 +303,11 @@ struct MinHashEngine::Impl {
       if (walker) {
         spilled_band_pairs(*walker, band, skip, uf, passed, windowed, r);
       } else {
-        compute->band_pairs(view(), band, lsh.rows, skip, passed, &r.candidate_pairs, &windowed);
+        if (!all) {
+          roots.resize(uf.size());
+          for (uint32_t d = 0; d < roots.size(); ++d) roots[d] = uf.find(d);
+        }
+        compute->band_pairs(view(), band, lsh.rows, walk_skip, passed, &r.candidate_pairs, &windowed);
         seconds.candidates += seconds_since(t0);
         t0 = stage_clock::now();
         cluster(passed, uf, r);

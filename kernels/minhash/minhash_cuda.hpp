@@ -80,7 +80,8 @@ class ComputeBackend {
   /// The pairs of band `band` that pass verification, in candidate order (buckets by
   /// band key, then detail/buckets.hpp's order within a bucket). `skip(a, b)` may be
   /// consulted to leave out pairs whose outcome no longer matters (already clustered);
-  /// a backend may ignore it and verify everything. Adds the number of candidate
+  /// a backend may ignore it and verify everything, or call it from several threads at
+  /// once (its answers do not change during the call). Adds the number of candidate
   /// pairs (skipped or not) to *candidates and the band's windowed buckets to *windowed.
   virtual void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                           const std::function<bool(uint32_t, uint32_t)>& skip,
