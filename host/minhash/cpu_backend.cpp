@@ -47,7 +47,11 @@ class CpuBackend final : public ComputeBackend {
     // set stayed in the threads' heaps through the band walk, the run's peak).
     WindowSets window;
     window.per_thread.resize(size_t(threads()));
-    for (auto& buffer : window.per_thread) buffer.reserve(sets_window_bytes);
+    // A window of W bytes has at most W shingles: each thread's share of them, and room
+    // for an uneven share (a buffer grows past it); no more than the window's whole, so
+    // a small batch reserves little (a process's address space may be limited).
+    const size_t window_hashes = std::min(sets_window_bytes, batch.bytes.size());
+    for (auto& buffer : window.per_thread) buffer.reserve(2 * window_hashes / window.per_thread.size() + 4096);
     for (size_t lo = 0; lo < n;) {
       if (sets->hashes.size() * sizeof(uint64_t) > set_bytes_limit_) {  // no more sets wanted
         sketch_range(batch, lo, n, signatures, set_sizes, nullptr);
@@ -85,8 +89,8 @@ class CpuBackend final : public ComputeBackend {
     }
   };
 
-  /// Documents [lo, hi) of the batch; their sorted sets to `kept` (document d - lo) when
-  /// it is not null.
+  /// Documents [lo, hi) of the batch; their sets to `kept` (document d - lo) when it is
+  /// not null: sorted, or in any order for a cache of sets (cache_sets).
   void sketch_range(const DocumentBatch& batch, size_t lo, size_t hi, uint32_t* signatures, uint32_t* set_sizes,
                     WindowSets* kept) {
     const uint32_t P = spec_.config.minhash.num_perm;

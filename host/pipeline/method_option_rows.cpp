@@ -169,10 +169,12 @@ std::vector<OptionRow> sampling_rows() {
       "sampling", "Shingle sampling (minhash, exact, bloom)");
 }
 
-/// A row of bytes given as a size such as 512M (parse_byte_size), at least `least`.
-OptionRow byte_size_row(const std::string& param, const std::string& flag, const std::string& help, uint64_t least,
-                        void (*store)(Config&, uint64_t), uint64_t (*load)(const Config&)) {
-  OptionRow r = named(OptionRow{}, flag, "", help);
+/// A row of bytes given as a size such as 512M (parse_byte_size), at least `least`;
+/// `keyword`: its Python keyword ("" for none), which takes the same text.
+OptionRow byte_size_row(const std::string& param, const std::string& flag, const std::string& keyword,
+                        const std::string& help, uint64_t least, void (*store)(Config&, uint64_t),
+                        uint64_t (*load)(const Config&)) {
+  OptionRow r = named(OptionRow{}, flag, keyword, help);
   r.param = param;
   r.set = [param, least, store](Config& c, const OptionValue& v) {
     const auto bytes = parse_byte_size(v.text);
@@ -187,7 +189,7 @@ OptionRow byte_size_row(const std::string& param, const std::string& flag, const
 }
 
 std::vector<OptionRow> memory_rows() {
-  OptionRow limit = byte_size_row("memory_limit", "memory-limit",
+  OptionRow limit = byte_size_row("memory_limit", "memory-limit", "",
                                   "bytes of signatures and band keys MinHash holds before it spills them to "
                                   "--temp-dir (same answer, slower): a size such as 512M or 4G (K, M, G, T: "
                                   "1024-based); default: half the physical memory; under mpirun a limit per rank, "
@@ -209,7 +211,7 @@ std::vector<OptionRow> memory_rows() {
     c.temp_dir = v.text;
   };
   dir.get = [](const Config& c) { return c.temp_dir; };
-  OptionRow kept = byte_size_row("verify_memory", "verify-memory",
+  OptionRow kept = byte_size_row("verify_memory", "verify-memory", "verify_memory",
                                  "--verify auto: bytes of shingle sets kept from the first pass for the exact check "
                                  "of borderline pairs, a size such as 512M (K, M, G, T: 1024-based), at most a "
                                  "quarter of --memory-limit; kept only while every document's set fits, else dropped "

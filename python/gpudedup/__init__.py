@@ -246,8 +246,10 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
         lists them with their help; docs/python.md):
         {method_options}.
         verify: "auto", the default: the estimate decides unless a pair is borderline,
-        and then the exact similarity of the two texts, read again from `texts`, as the
-        program does; "estimate", "exact", "none". An option of a group the method does
+        and then the exact similarity of the two texts, from their shingle sets kept
+        from the first pass while they fit verify_memory (a size such as "512M", the
+        default; "0": never), else read again from `texts`, as the program does;
+        "estimate", "exact", "none". An option of a group the method does
         not read (hamming with minhash) is refused.
 
     Raises ValueError (UsageError) for a bad option or an integer out of range, TypeError

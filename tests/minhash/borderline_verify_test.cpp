@@ -354,8 +354,9 @@ void expect_same_answer(const DedupResult& x, const DedupResult& y) {
   EXPECT_EQ(x.representative, y.representative);
 }
 
-// The sets the sketch sorted are kept (Config::verify_memory): the exact check reads no
-// text and checks the same pairs in the same order, so the answer is the replay's.
+// The sets of the sketch's distinct hashes are kept (Config::verify_memory): the exact
+// check reads no text, sorts a kept set before its first check and checks the same pairs
+// in the same order, so the answer is the replay's.
 TEST(BorderlineVerify, SetsKeptFromTheSketchGiveTheReplaysAnswerWithoutReadingAgain) {
   const auto texts = families(41, 60);
   Config reread = cpu(VerifyMode::automatic);

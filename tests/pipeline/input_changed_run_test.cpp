@@ -99,7 +99,16 @@ TEST(InputChangedRun, ShuffledCopyFailsTheKeptCopy) {
 }
 
 TEST(InputChangedRun, WithSetsKeptFromTheFirstPassTheKeptCopyFails) {
-  ChangingRun run(VerifyMode::automatic);  // the exact check reads kept sets, no text
+  {  // the same job unchanged: its exact check reads kept sets, no text
+    ChangingRun unchanged(VerifyMode::automatic);
+    ASSERT_EQ(unchanged.run_swapping_in(unchanged.corpus), "");
+    const std::string stats = test_support::read_file(unchanged.job.outputs.stats);
+    ASSERT_NE(stats.find("\"verify_reread_documents\": 0,"), std::string::npos) << stats;
+    const size_t at = stats.find("\"verify_kept_documents\": ");
+    ASSERT_NE(at, std::string::npos) << stats;
+    EXPECT_GT(std::stoll(stats.substr(at + 25)), 0) << stats;
+  }
+  ChangingRun run(VerifyMode::automatic);
   expect_refused(run.run_swapping_in(run.shuffled()), run.input);
   EXPECT_TRUE(run.nothing_written());
 }

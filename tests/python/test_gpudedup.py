@@ -72,13 +72,18 @@ def test_default_dedup_decides_borderline_pairs_exactly_as_the_program(cli, tmp_
     run_cli(cli, "dedup", tmp_path / "c.jsonl", "--backend", "cpu", "-q", "--removed", tmp_path / "removed.tsv")
     theirs = {int(line.split("\t")[0]) for line in (tmp_path / "removed.tsv").read_text().splitlines()
               if line.split("\t")[0].isdigit()}
-    auto = gpudedup.dedup(texts, backend="cpu", batch_size=50)  # the replay reads the batches again
+    auto = gpudedup.dedup(texts, backend="cpu", batch_size=50)  # the first pass's sets are kept
     estimate = gpudedup.dedup(texts, backend="cpu", verify="estimate")
     assert set(np.flatnonzero(~auto.keep).tolist()) == theirs
     assert not np.array_equal(auto.keep, estimate.keep), "the exact check must change the answer here"
     assert auto.stats["verify_exact_pairs"] > 0
+    assert auto.stats["verify_kept_documents"] > 0 and auto.stats["verify_reread_documents"] == 0
+    # Without kept sets the replay reads the batches again: the same answer.
+    reread = gpudedup.dedup(texts, backend="cpu", batch_size=50, verify_memory="0")
+    assert reread.stats["verify_reread_documents"] > 0 and reread.stats["verify_kept_documents"] == 0
+    np.testing.assert_array_equal(reread.keep, auto.keep)
     # An iterator is read once by the engine and again by the exact check.
-    np.testing.assert_array_equal(gpudedup.dedup(iter(texts), backend="cpu").keep, auto.keep)
+    np.testing.assert_array_equal(gpudedup.dedup(iter(texts), backend="cpu", verify_memory="0").keep, auto.keep)
 
 
 def test_sketch_equals_the_program(cli, corpus, tmp_path):
