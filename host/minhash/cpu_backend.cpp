@@ -180,10 +180,16 @@ class CpuBackend final : public ComputeBackend {
           [&](size_t lo, size_t hi) { w.windowed.emplace_back(cuts_[size_t(p)] + lo, cuts_[size_t(p)] + hi); });
     });
     errors.rethrow();
+    size_t total = passed.size();
+    for (size_t p = 0; p < pieces; ++p) total += pieces_[p].passed.size();
+    passed.reserve(total);
     for (size_t p = 0; p < pieces; ++p) {
-      const WalkPiece& w = pieces_[p];
+      WalkPiece& w = pieces_[p];
       *candidates += w.candidates;
       passed.insert(passed.end(), w.passed.begin(), w.passed.end());
+      // Given back once copied: kept from band to band, the pieces' lists held a band's
+      // passed pairs a second time through the whole walk, the run's peak.
+      std::vector<ScoredPair>().swap(w.passed);
       if (!windowed) continue;
       for (const auto& [lo, hi] : w.windowed) {
         for (size_t m = lo; m < hi; ++m) windowed->members.push_back(keys_[m].doc);
