@@ -16,6 +16,7 @@
 #include "host/mpi/input_share.hpp"
 #include "host/mpi/mpi_dedup.hpp"
 #include "support/files.hpp"
+#include "support/mpi_runs.hpp"
 #include "support/index_test_support.hpp"
 #include "support/program.hpp"
 
@@ -26,10 +27,6 @@ using index_test::near_copy;
 using index_test::random_words;
 using test_support::TempDir;
 
-bool have_mpi() { return gpudedup::mpi::built_with_mpi(); }
-
-#define SKIP_WITHOUT_MPI() \
-  if (!have_mpi()) GTEST_SKIP() << "this build has no MPI (GPUDEDUP_ENABLE_MPI found none): the MPI tests are skipped"
 
 std::string json_line(const std::string& text, const std::string& id = "") {
   std::string line = "{";
@@ -48,8 +45,7 @@ int dedup(const std::vector<std::string>& shards, const std::string& out, int ra
           "/clusters.jsonl --stats " + out + "/stats.json " + extra;
   std::string command = test_support::program_path() + " dedup" + args;
   if (ranks > 0) {
-    command = std::string(GPUDEDUP_MPIEXEC) + " --oversubscribe --allow-run-as-root -np " + std::to_string(ranks) +
-              " " + command;
+    command = test_support::under_mpirun(ranks, command);
   }
   const std::string log = out + "/stderr.log";
   const int code = test_support::run_shell(command + " 2>" + log);
@@ -514,8 +510,7 @@ int dedup_to_dir(const std::vector<std::string>& inputs, const std::string& out,
                         out + "/removed.tsv --clusters " + out + "/clusters.jsonl " + extra;
   for (const auto& in : inputs) command += " " + in;
   if (ranks > 0) {
-    command = std::string(GPUDEDUP_MPIEXEC) + " --oversubscribe --allow-run-as-root -np " + std::to_string(ranks) +
-              " " + command;
+    command = test_support::under_mpirun(ranks, command);
   }
   const int code = test_support::run_shell(command + " 2>" + out + "/stderr.log");
   *err = test_support::read_file(out + "/stderr.log");

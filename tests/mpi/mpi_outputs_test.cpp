@@ -12,6 +12,7 @@
 
 #include "host/mpi/mpi_dedup.hpp"
 #include "support/files.hpp"
+#include "support/mpi_runs.hpp"
 #include "support/index_test_support.hpp"
 #include "support/program.hpp"
 
@@ -22,18 +23,13 @@ using index_test::near_copy;
 using index_test::random_words;
 using test_support::TempDir;
 
-#define SKIP_WITHOUT_MPI()                      \
-  if (!gpudedup::mpi::built_with_mpi())         \
-  GTEST_SKIP() << "this build has no MPI (GPUDEDUP_ENABLE_MPI found none): the MPI tests are skipped"
-
 /// `gpudedup dedup --quiet ARGS` through mpirun with `ranks` ranks, or directly when 0.
 /// Returns the exit code; `err` gets stderr, and stdout goes to `stdout_path` when given.
 int run_dedup(const TempDir& dir, const std::string& args, int ranks, std::string* err,
               const std::string& stdout_path = "") {
   std::string command = test_support::program_path() + " dedup --quiet " + args;
   if (ranks > 0) {
-    command = std::string(GPUDEDUP_MPIEXEC) + " --oversubscribe --allow-run-as-root -np " + std::to_string(ranks) +
-              " " + command;
+    command = test_support::under_mpirun(ranks, command);
   }
   if (!stdout_path.empty()) command += " >" + stdout_path;
   const std::string log = dir.path("stderr.log");

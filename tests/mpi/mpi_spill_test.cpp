@@ -11,14 +11,12 @@
 
 #include "host/mpi/mpi_dedup.hpp"
 #include "support/files.hpp"
+#include "support/mpi_runs.hpp"
 #include "support/program.hpp"
 
 namespace {
 
 using test_support::TempDir;
-
-#define SKIP_WITHOUT_MPI()                   \
-  if (!gpudedup::mpi::built_with_mpi()) GTEST_SKIP() << "this build has no MPI: the MPI tests are skipped"
 
 /// Runs `gpudedup dedup input <options>` with its outputs in `out` (created), through
 /// mpirun with `ranks` ranks, or directly when ranks == 0; stderr to out/stderr.log.
@@ -28,8 +26,7 @@ int run_dedup(const std::string& input, const std::string& out, int ranks, const
                         out + "/removed.tsv --clusters " + out + "/clusters.jsonl --stats " + out + "/stats.json " +
                         options;
   if (ranks > 0) {
-    command = std::string(GPUDEDUP_MPIEXEC) + " --oversubscribe --allow-run-as-root -np " + std::to_string(ranks) +
-              " " + command;
+    command = test_support::under_mpirun(ranks, command);
   }
   return test_support::run_shell(command + " 2>" + out + "/stderr.log");
 }
