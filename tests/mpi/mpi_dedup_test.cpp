@@ -27,7 +27,6 @@ using index_test::near_copy;
 using index_test::random_words;
 using test_support::TempDir;
 
-
 std::string json_line(const std::string& text, const std::string& id = "") {
   std::string line = "{";
   if (!id.empty()) line += "\"id\": \"" + id + "\", ";
