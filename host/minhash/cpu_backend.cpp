@@ -43,8 +43,8 @@ class CpuBackend final : public ComputeBackend {
     if (!sets) return sketch_range(batch, 0, n, signatures, set_sizes, nullptr);
     // With the sets as an output, a window of text at a time: each thread writes its
     // documents' sets into a buffer of its own, copied out in document order before the
-    // next window. The buffers are mapped whole and given back at the end (a vector per
-    // set stayed in the threads' heaps through the band walk, the run's peak).
+    // next window. The buffers are reserved once per call and given back at its end (a
+    // vector per set stayed in the threads' heaps through the band walk, the run's peak).
     WindowSets window;
     window.per_thread.resize(size_t(threads()));
     // A window of W bytes has at most W shingles: each thread's share of them, and room
