@@ -10,15 +10,12 @@
 
 namespace gpudedup::detail {
 
-/// Sorts `items` in place by the 64-bit `key(item)`, stably; `scratch` is reused.
-template <class Item, class KeyOf>
-void radix_sort_by(std::vector<Item>& items, std::vector<Item>& scratch, KeyOf key) {
-  // 16-bit digits: 4 passes over 64-bit keys, 256 KiB of counts, passes whose digit is
-  // the same for every key are skipped.
-  constexpr int digit_bits = 16;
+/// One LSD radix sort of `items` by `key(item)` with digits of `digit_bits` bits;
+/// passes whose digit is the same for every key are skipped.
+template <int digit_bits, class Item, class KeyOf>
+void radix_sort_digits(std::vector<Item>& items, std::vector<Item>& scratch, KeyOf key) {
   constexpr size_t buckets = size_t(1) << digit_bits;
   const size_t n = items.size();
-  if (n < 2) return;
   scratch.resize(n);
   std::vector<size_t> count(buckets);
   for (int shift = 0; shift < 64; shift += digit_bits) {
@@ -36,6 +33,20 @@ void radix_sort_by(std::vector<Item>& items, std::vector<Item>& scratch, KeyOf k
   }
 }
 
+/// Sorts `items` in place by the 64-bit `key(item)`, stably; `scratch` is reused.
+template <class Item, class KeyOf>
+void radix_sort_by(std::vector<Item>& items, std::vector<Item>& scratch, KeyOf key) {
+  if (items.size() < 2) return;
+  // 16-bit digits (4 passes, 512 KiB of counts) from 2^15 items up; below, clearing and
+  // summing 65536 counts per pass costs more than the items (a band of a few thousand
+  // documents, sorted once per band), and 8-bit digits take 8 short passes.
+  if (items.size() < (size_t(1) << 15)) {
+    radix_sort_digits<8>(items, scratch, key);
+  } else {
+    radix_sort_digits<16>(items, scratch, key);
+  }
+}
+
 /// Sorts `items` (any struct with a uint64_t `key`) in place; `scratch` is reused.
 template <class Item>
 void radix_sort_by_key(std::vector<Item>& items, std::vector<Item>& scratch) {
@@ -49,25 +60,21 @@ void radix_sort_by_key(std::vector<Item>& items, std::vector<Item>& scratch) {
 /// crowded bucket (many copies of one shingle) is sorted by std::sort first. Any input
 /// sorts correctly; only the speed assumes the spread. `scratch` and `counts` are reused
 /// between calls.
-inline void sort_hashes(std::vector<uint64_t>& v, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
-  const size_t n = v.size();
-  if (n < 64 || n > UINT32_MAX) {
-    std::sort(v.begin(), v.end());
-    return;
-  }
+namespace radix_sort_impl {
+/// sort_hashes' work: `in[0, n)` (64 <= n <= UINT32_MAX) sorted into `out[0, n)`.
+inline void bucket_sort_into(const uint64_t* in, size_t n, uint64_t* out, std::vector<uint32_t>& counts) {
   int bits = 0;
   while (bits < 20 && (size_t(2) << bits) < n) ++bits;
   const int shift = 64 - bits;
   const size_t buckets = size_t(1) << bits;
   // counts[b]: where bucket b starts (b <= buckets); counts[buckets + 1 + b]: its next free slot.
   counts.assign(2 * buckets + 1, 0);
-  for (const uint64_t h : v) ++counts[(h >> shift) + 1];
+  for (size_t i = 0; i < n; ++i) ++counts[(in[i] >> shift) + 1];
   for (size_t b = 1; b <= buckets; ++b) counts[b] += counts[b - 1];
   uint32_t* next = counts.data() + buckets + 1;
   std::copy(counts.begin(), counts.begin() + long(buckets), next);
-  scratch.resize(n);
-  for (const uint64_t h : v) scratch[next[h >> shift]++] = h;
-  uint64_t* const s = scratch.data();
+  for (size_t i = 0; i < n; ++i) out[next[in[i] >> shift]++] = in[i];
+  uint64_t* const s = out;
   for (size_t b = 0; b < buckets; ++b) {
     if (counts[b + 1] - counts[b] > 32) std::sort(s + counts[b], s + counts[b + 1]);
   }
@@ -81,7 +88,30 @@ inline void sort_hashes(std::vector<uint64_t>& v, std::vector<uint64_t>& scratch
     } while (j > 0 && s[j - 1] > x);
     s[j] = x;
   }
+}
+}  // namespace radix_sort_impl
+
+inline void sort_hashes(std::vector<uint64_t>& v, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
+  const size_t n = v.size();
+  if (n < 64 || n > UINT32_MAX) {
+    std::sort(v.begin(), v.end());
+    return;
+  }
+  scratch.resize(n);
+  radix_sort_impl::bucket_sort_into(v.data(), n, scratch.data(), counts);
   v.swap(scratch);
+}
+
+/// The same for hashes held elsewhere (a set kept in a larger buffer): sorted where
+/// they lie, through `scratch`.
+inline void sort_hashes(uint64_t* v, size_t n, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
+  if (n < 64 || n > UINT32_MAX) {
+    std::sort(v, v + n);
+    return;
+  }
+  scratch.resize(n);
+  radix_sort_impl::bucket_sort_into(v, n, scratch.data(), counts);
+  std::copy(scratch.begin(), scratch.end(), v);
 }
 
 }  // namespace gpudedup::detail

@@ -7,6 +7,8 @@
 // clusters as in the snapshot: the completion reads the clusters only by comparing two
 // members' roots, so it verifies the same pairs with the same outcomes and joins the same
 // pairs. Any other bucket is completed again in the union-find itself, as serially.
+// The buckets go in groups (of about completion_group_members members), each completed
+// on the threads and then taken in order, so that only one group's records are held.
 // The partition is compared only for a bucket whose members' snapshot clusters an
 // earlier join touched: a snapshot cluster untouched by every join so far is still
 // exactly one cluster (a join merges the clusters of its two documents, and both
@@ -27,6 +29,7 @@ namespace {
 
 /// Windowed members of a band from which its buckets are completed on several threads.
 constexpr size_t parallel_members_min = 8192;
+
 
 /// The band's clusters as of the snapshot, plus one bucket's own joins.
 class OverlayClusters {
@@ -88,7 +91,7 @@ bool same_partition(const uint32_t* members, size_t s, const std::vector<uint32_
 }  // namespace
 
 uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const BandCompletionChecks& checks, int threads,
-                       std::vector<ScoredPair>& joined) {
+                       std::vector<ScoredPair>& joined, size_t group_members) {
   const size_t buckets = windowed.size();
   const auto members = [&](size_t i) { return windowed.members.data() + windowed.offsets[i]; };
   const auto size = [&](size_t i) { return size_t(windowed.offsets[i + 1] - windowed.offsets[i]); };
@@ -103,62 +106,74 @@ uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const Ban
   }
   std::vector<uint32_t> roots(uf.size());
   for (uint32_t d = 0; d < roots.size(); ++d) roots[d] = uf.find(d);
-  std::vector<BucketRecord> records(buckets);
-  // Largest buckets first: one bucket can hold a third of a band's verifications, and
-  // started last it would keep the other threads waiting.
-  std::vector<uint32_t> order(buckets);
-  for (uint32_t i = 0; i < buckets; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return size(x) > size(y); });
-  ParallelErrors errors;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (int64_t k = 0; k < int64_t(buckets); ++k) errors.run([&] {
-    const size_t i = order[size_t(k)];
-    BucketRecord& rec = records[i];
-    // The record interleaves joins and deferrals as the completion makes them: a join
-    // is logged at its unite, its similarity filled in from the joined list after (the
-    // completion appends each join right after its unite).
-    struct Logged {
-      OverlayClusters clusters;
-      BucketRecord& rec;
-      uint32_t find(uint32_t x) const { return clusters.find(x); }
-      bool unite(uint32_t a, uint32_t b) {
-        rec.events.push_back({{a, b, 0}, true});
-        return clusters.unite(a, b);
-      }
-    } logged{OverlayClusters(roots), rec};
-    const PairCheck check = make_check(checks, [&](const ScoredPair& p) { rec.events.push_back({p, false}); });
-    std::vector<ScoredPair> bucket_joins;
-    rec.verified = complete_bucket_in(members(size_t(i)), size(size_t(i)), logged, check, bucket_joins);
-    size_t next = 0;
-    for (auto& e : rec.events)
-      if (e.joined) e.pair = bucket_joins[next++];
-  });
-  errors.rethrow();
-  // In bucket order: the record where the bucket's partition is the snapshot's, else
-  // the bucket completed again in uf; every join marks both documents' snapshot roots.
   std::vector<uint8_t> touched(uf.size(), 0);
   const PairCheck serial = make_check(checks, checks.defer);
-  for (size_t i = 0; i < buckets; ++i) {
-    const uint32_t* m = members(i);
-    bool clean = true;
-    for (size_t j = 0; j < size(i) && clean; ++j) clean = !touched[roots[m[j]]];
-    if (!clean) clean = same_partition(m, size(i), roots, uf);
-    const size_t first_join = joined.size();
-    if (clean) {
-      for (const auto& e : records[i].events) {
-        if (!e.joined) {
-          checks.defer(e.pair);
-          continue;
+  std::vector<BucketRecord> records;
+  std::vector<uint32_t> order;
+  // Groups of whole buckets in bucket order, each completed on all threads and then taken
+  // in order before the next: every group against the band's one snapshot (the joins of
+  // the groups before it marked as touched), so only a group's records are ever held.
+  for (size_t first = 0; first < buckets;) {
+    size_t last = first + 1;
+    while (last < buckets && windowed.offsets[last + 1] - windowed.offsets[first] <= group_members) ++last;
+    records.assign(last - first, BucketRecord());
+    // Largest buckets first: one bucket can hold a third of a band's verifications, and
+    // started last it would keep the other threads waiting.
+    order.resize(last - first);
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t x, uint32_t y) { return size(first + x) > size(first + y); });
+    ParallelErrors errors;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int64_t k = 0; k < int64_t(order.size()); ++k) errors.run([&] {
+      const size_t i = first + order[size_t(k)];
+      BucketRecord& rec = records[i - first];
+      // The record interleaves joins and deferrals as the completion makes them: a join
+      // is logged at its unite, its similarity filled in from the joined list after (the
+      // completion appends each join right after its unite).
+      struct Logged {
+        OverlayClusters clusters;
+        BucketRecord& rec;
+        uint32_t find(uint32_t x) const { return clusters.find(x); }
+        bool unite(uint32_t a, uint32_t b) {
+          rec.events.push_back({{a, b, 0}, true});
+          return clusters.unite(a, b);
         }
-        uf.unite(e.pair.a, e.pair.b);
-        joined.push_back(e.pair);
+      } logged{OverlayClusters(roots), rec};
+      const PairCheck check = make_check(checks, [&](const ScoredPair& p) { rec.events.push_back({p, false}); });
+      std::vector<ScoredPair> bucket_joins;
+      rec.verified = complete_bucket_in(members(i), size(i), logged, check, bucket_joins);
+      size_t next = 0;
+      for (auto& e : rec.events)
+        if (e.joined) e.pair = bucket_joins[next++];
+    });
+    errors.rethrow();
+    // In bucket order: the record where the bucket's partition is the snapshot's, else
+    // the bucket completed again in uf; every join marks both documents' snapshot roots.
+    for (size_t i = first; i < last; ++i) {
+      const uint32_t* m = members(i);
+      bool clean = true;
+      for (size_t j = 0; j < size(i) && clean; ++j) clean = !touched[roots[m[j]]];
+      if (!clean) clean = same_partition(m, size(i), roots, uf);
+      const size_t first_join = joined.size();
+      BucketRecord& rec = records[i - first];
+      if (clean) {
+        for (const auto& e : rec.events) {
+          if (!e.joined) {
+            checks.defer(e.pair);
+            continue;
+          }
+          uf.unite(e.pair.a, e.pair.b);
+          joined.push_back(e.pair);
+        }
+        verified += rec.verified;
+      } else {
+        verified += complete_bucket(m, size(i), uf, serial, joined);
       }
-      verified += records[i].verified;
-    } else {
-      verified += complete_bucket(m, size(i), uf, serial, joined);
+      for (size_t k = first_join; k < joined.size(); ++k) touched[roots[joined[k].a]] = touched[roots[joined[k].b]] = 1;
+      rec = BucketRecord();  // its memory back
     }
-    for (size_t k = first_join; k < joined.size(); ++k) touched[roots[joined[k].a]] = touched[roots[joined[k].b]] = 1;
-    records[i] = BucketRecord();  // its memory back
+    first = last;
   }
   return verified;
 }

@@ -2,6 +2,7 @@
 // Completion of one band's windowed buckets (bucket_completion.hpp) on several threads,
 // with the serial completion's answer: the same joins, pairs and deferrals in the same
 // order, and the same verification count.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -30,12 +31,18 @@ struct BandCompletionChecks {
   std::function<void(const ScoredPair&)> defer;
 };
 
+/// Windowed members whose buckets are completed on the threads at a time: a bucket's
+/// record (its joins and borderline deferrals) is held until its group is taken in order,
+/// and the records of a whole band of a million windowed members took tens of megabytes.
+constexpr size_t completion_group_members = size_t(1) << 16;
+
 /// Completes every bucket of `windowed` in bucket order in `uf`, appending the pairs
 /// that joined two clusters to `joined`; returns the number of pairs verified. With
 /// threads > 1 the buckets are first completed on all threads against a snapshot of
 /// the clusters, then taken in order: a bucket whose members' clusters no earlier bucket
-/// of the band changed gives the snapshot's answer, any other is completed again.
+/// of the band changed gives the snapshot's answer, any other is completed again. The
+/// buckets go in groups of whole buckets of at most `group_members` members (or one).
 uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const BandCompletionChecks& checks, int threads,
-                       std::vector<ScoredPair>& joined);
+                       std::vector<ScoredPair>& joined, size_t group_members = completion_group_members);
 
 }  // namespace gpudedup::detail

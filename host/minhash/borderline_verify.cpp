@@ -40,6 +40,10 @@ void sort_pairs(std::vector<DeferredPair>& pairs, KeyOf key) {
   radix_sort_by(pairs, scratch, key);
 }
 
+/// Pairs each thread checks per chunk of check_kept_pairs(): the threads meet once per
+/// chunk, and an exact check of two sets of a few thousand hashes takes microseconds.
+constexpr size_t check_pairs_per_thread = 16;
+
 uint64_t a_then_b(const DeferredPair& p) { return uint64_t(p.a) << 32 | p.b; }
 uint64_t b_then_a(const DeferredPair& p) { return uint64_t(p.b) << 32 | p.a; }
 
@@ -48,15 +52,12 @@ void sort_kept_sets(ShingleSets& kept, const std::vector<uint32_t>& documents, i
   ParallelErrors errors;
 #pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
   {
-    std::vector<uint64_t> set, scratch;
+    std::vector<uint64_t> scratch;
     std::vector<uint32_t> counts;
 #pragma omp for schedule(dynamic, 16)
     for (int64_t i = 0; i < int64_t(documents.size()); ++i) errors.run([&] {
-      uint64_t* first = kept.hashes.data() + kept.offsets[documents[size_t(i)]];
-      const size_t size = kept.set_size(documents[size_t(i)]);
-      set.assign(first, first + size);
-      sort_hashes(set, scratch, counts);
-      std::copy(set.begin(), set.end(), first);
+      const uint32_t d = documents[size_t(i)];
+      sort_hashes(kept.hashes.data() + kept.offsets[d], kept.set_size(d), scratch, counts);
     });
   }
   errors.rethrow();
@@ -193,6 +194,47 @@ void BorderlineVerifier::defer_all(std::vector<DeferredPair> pairs) {
   }
 }
 
+void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b, const ShingleSets& kept,
+                                          UnionFind& uf, std::vector<ScoredPair>& out) {
+  const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
+  const bool every_pair = spec_.config.all_pairs;
+  auto exact = [&](const DeferredPair& p) {
+    return exact_set_similarity(spec_, kept.set(p.a), kept.set_size(p.a), kept.set(p.b), kept.set_size(p.b));
+  };
+  // The serial order decides: a pair is checked when its documents are apart as its turn
+  // comes. Checks only join, so a pair apart then was apart when its chunk began: the
+  // chunk's similarities of the pairs apart at its start, computed on every thread, hold
+  // every one the serial order reads (the rest, joined within the chunk, are wasted work).
+  const size_t chunk = threads > 1 ? size_t(threads) * check_pairs_per_thread : 1;
+  std::vector<double> sims(chunk);
+  std::vector<uint8_t> apart(chunk);
+  for (size_t lo = 0; lo < by_b.size(); lo += chunk) {
+    const size_t n = std::min(chunk, by_b.size() - lo);
+    for (size_t i = 0; i < n; ++i) apart[i] = every_pair || uf.find(by_b[lo + i].a) != uf.find(by_b[lo + i].b);
+    if (threads > 1) {
+      ParallelErrors errors;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
+      for (int64_t i = 0; i < int64_t(n); ++i) errors.run([&] {
+        if (apart[size_t(i)]) sims[size_t(i)] = exact(by_b[lo + size_t(i)]);
+      });
+      errors.rethrow();
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const DeferredPair& p = by_b[lo + i];
+      if (!every_pair && uf.find(p.a) == uf.find(p.b)) {
+        ++stats_.skipped_joined;  // joined by an earlier exact check of this pass
+        continue;
+      }
+      ++stats_.verified;
+      const double sim = threads > 1 ? sims[i] : exact(p);
+      if (sim >= band_.threshold) {
+        ++stats_.passed;
+        join({p.a, p.b, sim}, uf, out);
+      }
+    }
+  }
+}
+
 void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out) {
   if (uf.unite(p.a, p.b) || spec_.config.all_pairs) out.push_back(p);
 }
@@ -272,51 +314,33 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
         if (apart(*p)) return true;
       return false;
     };
-    // Documents in input order: verified against their held earlier partners, then held
-    // while a later partner is to come. Sets kept from the sketch are read where they are.
-    auto earlier_set = [&](uint32_t a, const uint64_t*& data, size_t& size) {
-      if (kept) {
-        data = kept->set(a);
-        size = kept->set_size(a);
-        return true;
-      }
-      const auto it = held.find(a);
-      if (it == held.end()) return false;
-      data = it->second.data();
-      size = it->second.size();
-      return true;
-    };
+    // The replay's documents in input order: each verified against its held earlier
+    // partners, then held while a later partner is to come.
     auto take = [&](uint32_t d, const uint64_t* set, size_t set_size) {
-      if (kept) {
-        ++stats_.documents_kept;
-      } else {
-        ++stats_.documents;
-      }
+      ++stats_.documents;
       for (; next < by_b.size() && by_b[next].b == d; ++next) {
         const DeferredPair& p = by_b[next];
-        const uint64_t* a_set = nullptr;
-        size_t a_size = 0;
-        if (!earlier_set(p.a, a_set, a_size)) break;  // its earlier document never came: reported below
+        const auto held_a = held.find(p.a);
+        if (held_a == held.end()) break;  // its earlier document never came: reported below
         if (!spec_.config.all_pairs && uf.find(p.a) == uf.find(d)) {
           ++stats_.skipped_joined;  // joined by an earlier exact check of this pass
         } else {
           ++stats_.verified;
-          const double sim = exact_set_similarity(spec_, a_set, a_size, set, set_size);
+          const double sim = exact_set_similarity(spec_, held_a->second.data(), held_a->second.size(), set, set_size);
           if (sim >= band_.threshold) {
             ++stats_.passed;
             join({p.a, d, sim}, uf, out);
           }
         }
-        if (!kept && last_partner[p.a] == d) held.erase(p.a);
+        if (last_partner[p.a] == d) held.erase(held_a);
       }
-      if (kept) return;
       const auto own = last_partner.find(d);
       // Copied at its size: the budget counts distinct shingles, the built vector's
       // capacity is every shingle of the text.
       if (own != last_partner.end() && own->second > d) held[d].assign(set, set + set_size);
     };
     if (kept) {
-      // No text read again: the documents taken in the order a pass would take them, so
+      // No text read again: the pairs checked in the order a pass would check them, so
       // the same pairs are checked and the same pair joins two clusters. Only the sets a
       // check can read are sorted: a document whose pairs are all joined now stays apart
       // from none later (checks only join), and its set is never read.
@@ -325,8 +349,9 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
         if (wanted[d] && !sorted[d] && need(uint32_t(d))) to_sort.push_back(uint32_t(d));
       sort_kept_sets(*kept, to_sort, spec_.config.threads);
       for (const uint32_t d : to_sort) sorted[d] = 1;
-      for (size_t d = 0; d < docs; ++d)
-        if (wanted[d]) take(uint32_t(d), kept->set(d), kept->set_size(d));
+      for (size_t d = 0; d < docs; ++d) stats_.documents_kept += wanted[d];
+      check_kept_pairs(by_b, *kept, uf, out);
+      next = by_b.size();
     } else {
       replay_read_ahead(spec_, replay, wanted, chunk, [&](ReplayChunk& texts) {
         texts.flush(need, [&](uint32_t d, const std::vector<uint64_t>& set) { take(d, set.data(), set.size()); });

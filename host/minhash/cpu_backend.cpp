@@ -23,10 +23,14 @@ constexpr int sketch_chunk = 16;
 constexpr size_t sets_window_bytes = size_t(8) << 20;
 /// A band walk is cut into about this many pieces per thread (a piece's cost varies with
 /// its buckets' sizes; dynamic scheduling evens them out), each of at least
-/// walk_piece_min entries: a band's threads meet once per band, and on a busy machine a
+/// walk_piece_min_cost: a band's threads meet once per band, and on a busy machine a
 /// meeting can cost a time slice (milliseconds), more than a small band's whole walk.
+/// A piece's cost counts its entries and its candidate pairs, each pair as
+/// walk_pair_cost entries (a pair's estimate reads two signature rows): a few thousand
+/// documents in crowded buckets are as much work as a large band of singletons.
 constexpr size_t walk_pieces_per_thread = 16;
-constexpr size_t walk_piece_min = 32768;
+constexpr uint64_t walk_piece_min_cost = 32768;
+constexpr uint64_t walk_pair_cost = 8;
 /// Band keys are hashed on several threads from this many documents up (the same reason).
 constexpr size_t parallel_keys_min = 65536;
 
@@ -155,13 +159,7 @@ class CpuBackend final : public ComputeBackend {
     // of the earlier bands (the engine clusters a band's pairs after the walk).
     const size_t n = keys_.size();
     const int nt = threads();
-    const size_t piece = std::max<size_t>(walk_piece_min, n / (size_t(nt) * walk_pieces_per_thread) + 1);
-    cuts_.assign(1, 0);
-    while (cuts_.back() < n) {
-      size_t end = std::min(n, cuts_.back() + piece);
-      while (end < n && keys_[end].key == keys_[end - 1].key) ++end;  // a bucket stays whole
-      cuts_.push_back(end);
-    }
+    cut_band(n, every_pair, nt);
     const size_t pieces = cuts_.size() - 1;
     if (pieces_.size() < pieces) pieces_.resize(pieces);
     detail::ParallelErrors errors;
@@ -224,6 +222,37 @@ class CpuBackend final : public ComputeBackend {
                   keys_.end());
     }
     radix_sort_by_key(keys_, scratch_);  // stable: equal keys stay in document order
+  }
+
+  /// Cuts keys_[0, n) into pieces of whole buckets of about equal cost (cuts_), as many
+  /// as nt threads can share evenly, none below walk_piece_min_cost.
+  void cut_band(size_t n, bool every_pair, int nt) {
+    auto bucket_end = [&](size_t lo) {
+      size_t hi = lo + 1;
+      while (hi < n && keys_[hi].key == keys_[lo].key) ++hi;
+      return hi;
+    };
+    auto cost = [&](size_t lo, size_t hi) {
+      return (hi - lo) + walk_pair_cost * bucket_pair_count(hi - lo, every_pair);
+    };
+    uint64_t total = 0;
+    for (size_t lo = 0; lo < n;) {
+      const size_t hi = bucket_end(lo);
+      total += cost(lo, hi);
+      lo = hi;
+    }
+    const uint64_t piece = std::max(walk_piece_min_cost, total / (uint64_t(nt) * walk_pieces_per_thread) + 1);
+    cuts_.assign(1, 0);
+    uint64_t filled = 0;
+    for (size_t lo = 0; lo < n;) {
+      const size_t hi = bucket_end(lo);
+      filled += cost(lo, hi);
+      if (filled >= piece || hi == n) {
+        cuts_.push_back(hi);
+        filled = 0;
+      }
+      lo = hi;
+    }
   }
 
   struct KeyDoc {

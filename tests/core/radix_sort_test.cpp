@@ -14,7 +14,8 @@ struct KeyDoc {
 
 TEST(RadixSort, EqualsStableSortOnRandomKeysWithManyTies) {
   std::mt19937_64 rng(5);
-  for (size_t n : {0, 1, 2, 3, 100, 5000, 70000}) {
+  // Sizes on both sides of the digit width's change (2^15).
+  for (size_t n : {0, 1, 2, 3, 100, 5000, 32767, 32768, 70000}) {
     for (uint64_t range : {uint64_t(1), uint64_t(7), uint64_t(1) << 20, ~uint64_t(0)}) {
       std::vector<KeyDoc> items(n), scratch;
       for (size_t i = 0; i < n; ++i) items[i] = {range == ~uint64_t(0) ? rng() : rng() % range, uint32_t(i)};
@@ -40,8 +41,14 @@ TEST(SortHashes, EqualsStdSortOnSpreadAndSkewedInputs) {
   const auto check = [&](std::vector<uint64_t> v, const char* what) {
     std::vector<uint64_t> want = v;
     std::sort(want.begin(), want.end());
+    // Where they lie, inside a larger buffer whose other values stay.
+    std::vector<uint64_t> held(v.size() + 2, 9);
+    std::copy(v.begin(), v.end(), held.begin() + 1);
+    gpudedup::detail::sort_hashes(held.data() + 1, v.size(), scratch, counts);
     gpudedup::detail::sort_hashes(v, scratch, counts);
     EXPECT_EQ(v, want) << what << ", " << want.size() << " hashes";
+    EXPECT_EQ(std::vector<uint64_t>(held.begin() + 1, held.end() - 1), want) << what << " in place";
+    EXPECT_TRUE(held.front() == 9 && held.back() == 9) << what << " in place";
   };
   for (const size_t n : {0, 1, 2, 63, 64, 65, 100, 1000, 4097, 100000}) {
     std::vector<uint64_t> spread(n), one(n, 42), few(n), low(n), sorted(n);

@@ -47,14 +47,14 @@ struct Answer {
 };
 
 Answer complete(const Table& table, const WindowedBuckets& w, uint32_t n, const std::vector<std::pair<uint32_t, uint32_t>>& before,
-                int threads) {
+                int threads, size_t group_members = completion_group_members) {
   Answer a;
   UnionFind uf(n);
   for (const auto& [x, y] : before) uf.unite(x, y);
   const BandCompletionChecks checks{[&](uint32_t x, uint32_t y) { return table.outcome(x, y); },
                                     [](double s) { return s >= 0.85; },
                                     [&](const ScoredPair& p) { a.deferred.push_back(p); }};
-  a.verified = complete_band(w, uf, checks, threads, a.joined);
+  a.verified = complete_band(w, uf, checks, threads, a.joined, group_members);
   for (uint32_t d = 0; d < n; ++d) a.roots.push_back(uf.find(d));
   return a;
 }
@@ -83,11 +83,16 @@ TEST(BandCompletion, SameAnswerOnOneAndFourThreadsWithSharedClusters) {
     const Answer one = complete(table, w, n, before, 1);
     ASSERT_FALSE(one.joined.empty());
     ASSERT_FALSE(one.deferred.empty());
-    const Answer four = complete(table, w, n, before, 4);
-    EXPECT_EQ(one.verified, four.verified) << "seed " << seed;
-    EXPECT_TRUE(one.joined == four.joined) << "seed " << seed;
-    EXPECT_TRUE(one.deferred == four.deferred) << "seed " << seed;
-    EXPECT_EQ(one.roots, four.roots) << "seed " << seed;
-    for (const auto& p : four.joined) EXPECT_TRUE(table.pass.count({uint32_t(p.a), uint32_t(p.b)}));
+    // One group of all 90 buckets, groups of 10 and 2 buckets, and one bucket at a time
+    // (a group's limit below a bucket's size): the groups after the first see the joins
+    // of those before it only through the band's one snapshot.
+    for (const size_t group : {completion_group_members, size_t(1000), size_t(250), size_t(1)}) {
+      const Answer four = complete(table, w, n, before, 4, group);
+      EXPECT_EQ(one.verified, four.verified) << "seed " << seed << ", groups of " << group;
+      EXPECT_TRUE(one.joined == four.joined) << "seed " << seed << ", groups of " << group;
+      EXPECT_TRUE(one.deferred == four.deferred) << "seed " << seed << ", groups of " << group;
+      EXPECT_EQ(one.roots, four.roots) << "seed " << seed << ", groups of " << group;
+      for (const auto& p : four.joined) EXPECT_TRUE(table.pass.count({uint32_t(p.a), uint32_t(p.b)}));
+    }
   }
 }

@@ -4,6 +4,7 @@
 // decides some pairs wrongly, checks that auto gives the exact answer on them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -16,6 +17,7 @@
 #include "gpudedup/errors.hpp"
 #include "gpudedup/minhash.hpp"
 #include "host/minhash/borderline_verify.hpp"
+#include "support/documents.hpp"
 #include "support/near_threshold.hpp"
 
 using namespace gpudedup;
@@ -374,6 +376,54 @@ TEST(BorderlineVerify, SetsKeptFromTheSketchGiveTheReplaysAnswerWithoutReadingAg
     EXPECT_EQ(kept.stats.at("verify_kept_documents"), again.stats.at("verify_reread_documents"));
     EXPECT_EQ(again.replays, 1u);
     EXPECT_EQ(again.stats.at("verify_kept_documents"), "0");
+  }
+}
+
+/// Families of `size` variants of one random 80-word text, each with 3-14% of its words
+/// replaced: pairs across the threshold within a family, so that exact checks join a
+/// family while later checks of its pairs are skipped as joined.
+std::vector<std::string> crowded_families(uint64_t seed, int families, int size) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> texts;
+  for (int f = 0; f < families; ++f) {
+    std::vector<std::string> base;
+    for (int w = 0; w < 80; ++w) base.push_back(test_support::random_letter_words(rng, 1));
+    for (int v = 0; v < size; ++v) {
+      const double rate = 0.03 + 0.11 * double(rng() % 1000) / 1000;
+      std::string text;
+      for (const auto& w : base)
+        text += (double(rng() % 10000) / 10000 < rate ? test_support::random_letter_words(rng, 1) : w) + " ";
+      texts.push_back(text);
+    }
+  }
+  std::shuffle(texts.begin(), texts.end(), rng);
+  return texts;
+}
+
+// The exact checks of kept sets run on every thread in chunks (check_kept_pairs), the
+// serial order deciding which pairs are checked: at 1 to 4 threads the answer, its
+// order and every count are those of the serial replay, though a chunk computes pairs
+// that an earlier pair of the same chunk joins.
+TEST(BorderlineVerify, ExactChecksOnSeveralThreadsGiveTheSerialAnswer) {
+  const auto texts = crowded_families(47, 60, 20);
+  Config reread = cpu(VerifyMode::automatic);
+  reread.verify_memory = 0;
+  reread.threads = 1;
+  const AutoRun serial = run_auto(reread, texts, 1);
+  // Enough pairs for many chunks of every thread count, some skipped as joined.
+  ASSERT_GT(std::stoul(serial.stats.at("verify_exact_pairs")), 1000u);
+  ASSERT_GT(std::stoul(serial.stats.at("verify_skipped_joined")), 400u);
+  ASSERT_GT(std::stoul(serial.stats.at("verify_exact_passed")), 150u);
+  for (const int threads : {1, 2, 3, 4}) {
+    SCOPED_TRACE(threads);
+    Config c = cpu(VerifyMode::automatic);
+    c.threads = threads;
+    const AutoRun kept = run_auto(c, texts, 1);
+    EXPECT_EQ(kept.replays, 0u);
+    expect_same_answer(serial.result, kept.result);
+    for (const char* key : {"verify_borderline_pairs", "verify_exact_pairs", "verify_exact_passed",
+                            "verify_skipped_joined"})
+      EXPECT_EQ(kept.stats.at(key), serial.stats.at(key)) << key;
   }
 }
 
