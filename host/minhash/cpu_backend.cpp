@@ -148,52 +148,20 @@ class CpuBackend final : public ComputeBackend {
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
                   const std::function<bool(uint32_t, uint32_t)>& skip,
                   std::vector<ScoredPair>& passed, uint64_t* candidates, WindowedBuckets* windowed) override {
-    const double t = spec_.config.threshold;
-    const bool accept_all = spec_.config.verify == VerifyMode::none;
-    const bool every_pair = spec_.config.all_pairs;
-    sort_band(corpus, band, rows);
-    // The sorted entries cut into pieces of whole buckets, each walked on any thread into
-    // its own lists, which are then appended in piece order: the passed pairs, the count
-    // and the windowed buckets come out in the serial walk's order at any thread count.
-    // Safe because nothing the walk reads changes during it: `skip` reads the clusters
-    // of the earlier bands (the engine clusters a band's pairs after the walk).
-    const size_t n = keys_.size();
-    const int nt = threads();
-    cut_band(n, every_pair, nt);
-    const size_t pieces = cuts_.size() - 1;
-    if (pieces_.size() < pieces) pieces_.resize(pieces);
-    detail::ParallelErrors errors;
-#pragma omp parallel for num_threads(pieces > 1 ? nt : 1) schedule(dynamic, 1)
-    for (int64_t p = 0; p < int64_t(pieces); ++p) errors.run([&] {
-      WalkPiece& w = pieces_[size_t(p)];
-      w.passed.clear();
-      w.windowed.clear();
-      w.candidates = for_each_bucket_pair(
-          keys_.data() + cuts_[size_t(p)], cuts_[size_t(p) + 1] - cuts_[size_t(p)], every_pair,
-          [&](uint32_t a, uint32_t b) {
-            if (skip(a, b)) return;
-            const double s = pair_similarity(spec_, corpus, a, b);
-            if (accept_all || s >= t) w.passed.push_back({a, b, s});
-          },
-          [&](size_t lo, size_t hi) { w.windowed.emplace_back(cuts_[size_t(p)] + lo, cuts_[size_t(p)] + hi); });
-    });
-    errors.rethrow();
+    const size_t pieces = walk_band(corpus, band, rows, skip);
     size_t total = passed.size();
     for (size_t p = 0; p < pieces; ++p) total += pieces_[p].passed.size();
     passed.reserve(total);
-    for (size_t p = 0; p < pieces; ++p) {
-      WalkPiece& w = pieces_[p];
-      *candidates += w.candidates;
-      passed.insert(passed.end(), w.passed.begin(), w.passed.end());
-      // Given back once copied: kept from band to band, the pieces' lists held a band's
-      // passed pairs a second time through the whole walk, the run's peak.
-      std::vector<ScoredPair>().swap(w.passed);
-      if (!windowed) continue;
-      for (const auto& [lo, hi] : w.windowed) {
-        for (size_t m = lo; m < hi; ++m) windowed->members.push_back(keys_[m].doc);
-        windowed->offsets.push_back(windowed->members.size());
-      }
-    }
+    take_pieces(pieces, candidates, windowed, [&](std::vector<ScoredPair>& piece) {
+      passed.insert(passed.end(), piece.begin(), piece.end());
+    });
+  }
+
+  void band_pairs_each(const CorpusView& corpus, uint32_t band, uint32_t rows,
+                       const std::function<bool(uint32_t, uint32_t)>& skip,
+                       const std::function<void(std::vector<ScoredPair>&)>& take, uint64_t* candidates,
+                       WindowedBuckets* windowed) override {
+    take_pieces(walk_band(corpus, band, rows, skip), candidates, windowed, take);
   }
 
   void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
@@ -252,6 +220,61 @@ class CpuBackend final : public ComputeBackend {
         filled = 0;
       }
       lo = hi;
+    }
+  }
+
+  /// Sorts band `band` and walks it on every thread into pieces_ (returns how many).
+  /// The sorted entries are cut into pieces of whole buckets, each walked on any thread
+  /// into its own lists, which are then taken in piece order (take_pieces): the passed
+  /// pairs, the count and the windowed buckets come out in the serial walk's order at
+  /// any thread count. Safe because nothing the walk reads changes during it: `skip`
+  /// reads the clusters of the earlier bands (the engine clusters a band's pairs after
+  /// the walk).
+  size_t walk_band(const CorpusView& corpus, uint32_t band, uint32_t rows,
+                   const std::function<bool(uint32_t, uint32_t)>& skip) {
+    const double t = spec_.config.threshold;
+    const bool accept_all = spec_.config.verify == VerifyMode::none;
+    const bool every_pair = spec_.config.all_pairs;
+    sort_band(corpus, band, rows);
+    const size_t n = keys_.size();
+    const int nt = threads();
+    cut_band(n, every_pair, nt);
+    const size_t pieces = cuts_.size() - 1;
+    if (pieces_.size() < pieces) pieces_.resize(pieces);
+    detail::ParallelErrors errors;
+#pragma omp parallel for num_threads(pieces > 1 ? nt : 1) schedule(dynamic, 1)
+    for (int64_t p = 0; p < int64_t(pieces); ++p) errors.run([&] {
+      WalkPiece& w = pieces_[size_t(p)];
+      w.passed.clear();
+      w.windowed.clear();
+      w.candidates = for_each_bucket_pair(
+          keys_.data() + cuts_[size_t(p)], cuts_[size_t(p) + 1] - cuts_[size_t(p)], every_pair,
+          [&](uint32_t a, uint32_t b) {
+            if (skip(a, b)) return;
+            const double s = pair_similarity(spec_, corpus, a, b);
+            if (accept_all || s >= t) w.passed.push_back({a, b, s});
+          },
+          [&](size_t lo, size_t hi) { w.windowed.emplace_back(cuts_[size_t(p)] + lo, cuts_[size_t(p)] + hi); });
+    });
+    errors.rethrow();
+    return pieces;
+  }
+
+  /// The walk's pieces in order: each one's passed pairs to `take`, then given back (kept
+  /// from band to band, the pieces' lists held a band's passed pairs a second time
+  /// through the whole walk, the run's peak); counts and windowed buckets appended.
+  template <class Take>
+  void take_pieces(size_t pieces, uint64_t* candidates, WindowedBuckets* windowed, Take&& take) {
+    for (size_t p = 0; p < pieces; ++p) {
+      WalkPiece& w = pieces_[p];
+      *candidates += w.candidates;
+      take(w.passed);
+      std::vector<ScoredPair>().swap(w.passed);
+      if (!windowed) continue;
+      for (const auto& [lo, hi] : w.windowed) {
+        for (size_t m = lo; m < hi; ++m) windowed->members.push_back(keys_[m].doc);
+        windowed->offsets.push_back(windowed->members.size());
+      }
     }
   }
 

@@ -307,11 +307,18 @@ struct MinHashEngine::Impl {
           roots.resize(uf.size());
           for (uint32_t d = 0; d < roots.size(); ++d) roots[d] = uf.find(d);
         }
-        compute->band_pairs(view(), band, lsh.rows, walk_skip, passed, &r.candidate_pairs, &windowed);
-        seconds.candidates += seconds_since(t0);
-        t0 = stage_clock::now();
-        cluster(passed, uf, r);
-        seconds.cluster += seconds_since(t0);
+        // Each run of the walk's passed pairs clustered as it comes, in candidate order.
+        double clustering = 0;
+        compute->band_pairs_each(
+            view(), band, lsh.rows, walk_skip,
+            [&](std::vector<ScoredPair>& run) {
+              const auto c0 = stage_clock::now();
+              cluster(run, uf, r);
+              clustering += seconds_since(c0);
+            },
+            &r.candidate_pairs, &windowed);
+        seconds.candidates += seconds_since(t0) - clustering;
+        seconds.cluster += clustering;
       }
       t0 = stage_clock::now();
       complete_windowed(windowed, uf, r);

@@ -185,7 +185,12 @@ class FilesSource final : public detail::JobSource {
       const bool more = ahead ? ahead->next(batch_, read_so_far)
                               : reader.next(batch_, job_.batch_size, job_.batch_max_bytes);
       s.seconds_read += seconds_since(t0);
-      if (!more) break;
+      if (!more) {
+        // The batch's buffers back (a batch's text, tens of megabytes): the candidate
+        // stage that follows holds the corpus's signatures, the run's peak.
+        batch_ = InputBatch();
+        break;
+      }
       use(batch_);
       if (!report) continue;
       at.bytes = ahead ? read_so_far.bytes : reader.stats().bytes;

@@ -87,6 +87,19 @@ class ComputeBackend {
                           const std::function<bool(uint32_t, uint32_t)>& skip,
                           std::vector<ScoredPair>& passed, uint64_t* candidates, WindowedBuckets* windowed) = 0;
 
+  /// band_pairs() with the passed pairs handed to `take` in candidate order, a run at a
+  /// time (`take` may consume the run), so that no list of the whole band need be held:
+  /// a band's passed pairs (every pair from the borderline floor up under --verify
+  /// auto) were the peak of a 1 M document run. By default one run: band_pairs()'s list.
+  virtual void band_pairs_each(const CorpusView& corpus, uint32_t band, uint32_t rows,
+                               const std::function<bool(uint32_t, uint32_t)>& skip,
+                               const std::function<void(std::vector<ScoredPair>&)>& take, uint64_t* candidates,
+                               WindowedBuckets* windowed) {
+    std::vector<ScoredPair> passed;
+    band_pairs(corpus, band, rows, skip, passed, candidates, windowed);
+    take(passed);
+  }
+
   /// All candidate pairs of band `band` in candidate order (for inspection and tests).
   virtual void band_candidates(const CorpusView& corpus, uint32_t band, uint32_t rows,
                                std::vector<std::pair<uint32_t, uint32_t>>& out) = 0;
