@@ -53,16 +53,12 @@ void radix_sort_by_key(std::vector<Item>& items, std::vector<Item>& scratch) {
   radix_sort_by(items, scratch, [](const Item& it) { return it.key; });
 }
 
-/// Sorts 64-bit hashes ascending, fast where they spread evenly over their range (XXH64
-/// outputs do): one counting pass scatters them into 2^b buckets by their top b bits (b
-/// chosen for about 2 per bucket), then one insertion pass over the whole array puts each
-/// bucket in order (a value moves only within its bucket, about one step in a few); a
-/// crowded bucket (many copies of one shingle) is sorted by std::sort first. Any input
-/// sorts correctly; only the speed assumes the spread. `scratch` and `counts` are reused
-/// between calls.
 namespace radix_sort_impl {
-/// sort_hashes' work: `in[0, n)` (64 <= n <= UINT32_MAX) sorted into `out[0, n)`.
-inline void bucket_sort_into(const uint64_t* in, size_t n, uint64_t* out, std::vector<uint32_t>& counts) {
+/// sort_hashes' work: `in[0, n)` (64 <= n <= UINT32_MAX) sorted into `out[0, n)`, which
+/// may be `in` itself (then `scratch` holds the scattered values). One counting pass
+/// over `in`, one scatter into buckets, and one insertion pass that writes `out`.
+inline void bucket_sort_into(const uint64_t* in, size_t n, uint64_t* out, std::vector<uint64_t>& scratch,
+                             std::vector<uint32_t>& counts) {
   int bits = 0;
   while (bits < 20 && (size_t(2) << bits) < n) ++bits;
   const int shift = 64 - bits;
@@ -73,45 +69,50 @@ inline void bucket_sort_into(const uint64_t* in, size_t n, uint64_t* out, std::v
   for (size_t b = 1; b <= buckets; ++b) counts[b] += counts[b - 1];
   uint32_t* next = counts.data() + buckets + 1;
   std::copy(counts.begin(), counts.begin() + long(buckets), next);
-  for (size_t i = 0; i < n; ++i) out[next[in[i] >> shift]++] = in[i];
-  uint64_t* const s = out;
+  scratch.resize(n);
+  uint64_t* const s = scratch.data();
+  for (size_t i = 0; i < n; ++i) s[next[in[i] >> shift]++] = in[i];
   for (size_t b = 0; b < buckets; ++b) {
     if (counts[b + 1] - counts[b] > 32) std::sort(s + counts[b], s + counts[b + 1]);
   }
-  for (size_t i = 1; i < n; ++i) {
+  // Insertion from the buckets into `out`: a value moves only past larger values of its
+  // own bucket, about one step in a few.
+  for (size_t i = 0; i < n; ++i) {
     const uint64_t x = s[i];
-    if (s[i - 1] <= x) continue;
     size_t j = i;
-    do {
-      s[j] = s[j - 1];
+    while (j > 0 && out[j - 1] > x) {
+      out[j] = out[j - 1];
       --j;
-    } while (j > 0 && s[j - 1] > x);
-    s[j] = x;
+    }
+    out[j] = x;
   }
 }
 }  // namespace radix_sort_impl
 
+/// Sorts 64-bit hashes ascending, fast where they spread evenly over their range (XXH64
+/// outputs do): one counting pass scatters them into 2^b buckets by their top b bits (b
+/// chosen for about 2 per bucket), then one insertion pass over the whole array writes
+/// them back, each bucket in order (a value moves only within its bucket, about one step
+/// in a few); a crowded bucket (many copies of one shingle) is sorted by std::sort first.
+/// Any input sorts correctly; only the speed assumes the spread. `scratch` and `counts`
+/// are reused between calls.
 inline void sort_hashes(std::vector<uint64_t>& v, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
   const size_t n = v.size();
   if (n < 64 || n > UINT32_MAX) {
     std::sort(v.begin(), v.end());
     return;
   }
-  scratch.resize(n);
-  radix_sort_impl::bucket_sort_into(v.data(), n, scratch.data(), counts);
-  v.swap(scratch);
+  radix_sort_impl::bucket_sort_into(v.data(), n, v.data(), scratch, counts);
 }
 
 /// The same for hashes held elsewhere (a set kept in a larger buffer): sorted where
-/// they lie, through `scratch`.
+/// they lie.
 inline void sort_hashes(uint64_t* v, size_t n, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
   if (n < 64 || n > UINT32_MAX) {
     std::sort(v, v + n);
     return;
   }
-  scratch.resize(n);
-  radix_sort_impl::bucket_sort_into(v, n, scratch.data(), counts);
-  std::copy(scratch.begin(), scratch.end(), v);
+  radix_sort_impl::bucket_sort_into(v, n, v, scratch, counts);
 }
 
 }  // namespace gpudedup::detail
