@@ -7,12 +7,12 @@
 // clusters as in the snapshot: the completion reads the clusters only by comparing two
 // members' roots, so it verifies the same pairs with the same outcomes and joins the same
 // pairs. Any other bucket is completed again in the union-find itself, as serially.
-// The buckets go in groups (of about completion_group_members members), each completed
-// on the threads and then taken in order, so that only one group's records are held.
 // The partition is compared only for a bucket whose members' snapshot clusters an
 // earlier join touched: a snapshot cluster untouched by every join so far is still
 // exactly one cluster (a join merges the clusters of its two documents, and both
 // snapshot roots are marked).
+// The buckets go in groups (of about completion_group_members members), each completed
+// on the threads and then taken in order, so that only one group's records are held.
 #include "host/minhash/band_completion.hpp"
 
 #include <omp.h>
@@ -29,7 +29,6 @@ namespace {
 
 /// Windowed members of a band from which its buckets are completed on several threads.
 constexpr size_t parallel_members_min = 8192;
-
 
 /// The band's clusters as of the snapshot, plus one bucket's own joins.
 class OverlayClusters {
