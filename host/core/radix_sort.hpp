@@ -54,37 +54,35 @@ void radix_sort_by_key(std::vector<Item>& items, std::vector<Item>& scratch) {
 }
 
 namespace radix_sort_impl {
-/// sort_hashes' work: `in[0, n)` (64 <= n <= UINT32_MAX) sorted into `out[0, n)`, which
-/// may be `in` itself (then `scratch` holds the scattered values). One counting pass
-/// over `in`, one scatter into buckets, and one insertion pass that writes `out`.
-inline void bucket_sort_into(const uint64_t* in, size_t n, uint64_t* out, std::vector<uint64_t>& scratch,
-                             std::vector<uint32_t>& counts) {
+/// sort_hashes' work on `v[0, n)` (64 <= n <= UINT32_MAX): one counting pass, one
+/// scatter into buckets in `scratch`, and one insertion pass that writes `v` back.
+inline void bucket_sort(uint64_t* v, size_t n, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
   int bits = 0;
   while (bits < 20 && (size_t(2) << bits) < n) ++bits;
   const int shift = 64 - bits;
   const size_t buckets = size_t(1) << bits;
   // counts[b]: where bucket b starts (b <= buckets); counts[buckets + 1 + b]: its next free slot.
   counts.assign(2 * buckets + 1, 0);
-  for (size_t i = 0; i < n; ++i) ++counts[(in[i] >> shift) + 1];
+  for (size_t i = 0; i < n; ++i) ++counts[(v[i] >> shift) + 1];
   for (size_t b = 1; b <= buckets; ++b) counts[b] += counts[b - 1];
   uint32_t* next = counts.data() + buckets + 1;
   std::copy(counts.begin(), counts.begin() + long(buckets), next);
   scratch.resize(n);
   uint64_t* const s = scratch.data();
-  for (size_t i = 0; i < n; ++i) s[next[in[i] >> shift]++] = in[i];
+  for (size_t i = 0; i < n; ++i) s[next[v[i] >> shift]++] = v[i];
   for (size_t b = 0; b < buckets; ++b) {
     if (counts[b + 1] - counts[b] > 32) std::sort(s + counts[b], s + counts[b + 1]);
   }
-  // Insertion from the buckets into `out`: a value moves only past larger values of its
+  // Insertion from the buckets back into `v`: a value moves only past larger values of its
   // own bucket, about one step in a few.
   for (size_t i = 0; i < n; ++i) {
     const uint64_t x = s[i];
     size_t j = i;
-    while (j > 0 && out[j - 1] > x) {
-      out[j] = out[j - 1];
+    while (j > 0 && v[j - 1] > x) {
+      v[j] = v[j - 1];
       --j;
     }
-    out[j] = x;
+    v[j] = x;
   }
 }
 }  // namespace radix_sort_impl
@@ -94,25 +92,19 @@ inline void bucket_sort_into(const uint64_t* in, size_t n, uint64_t* out, std::v
 /// chosen for about 2 per bucket), then one insertion pass over the whole array writes
 /// them back, each bucket in order (a value moves only within its bucket, about one step
 /// in a few); a crowded bucket (many copies of one shingle) is sorted by std::sort first.
-/// Any input sorts correctly; only the speed assumes the spread. `scratch` and `counts`
-/// are reused between calls.
-inline void sort_hashes(std::vector<uint64_t>& v, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
-  const size_t n = v.size();
-  if (n < 64 || n > UINT32_MAX) {
-    std::sort(v.begin(), v.end());
-    return;
-  }
-  radix_sort_impl::bucket_sort_into(v.data(), n, v.data(), scratch, counts);
-}
-
-/// The same for hashes held elsewhere (a set kept in a larger buffer): sorted where
-/// they lie.
+/// Any input sorts correctly; only the speed assumes the spread. Sorted where they lie
+/// (a set kept in a larger buffer too); `scratch` and `counts` are reused between calls.
 inline void sort_hashes(uint64_t* v, size_t n, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
   if (n < 64 || n > UINT32_MAX) {
     std::sort(v, v + n);
     return;
   }
-  radix_sort_impl::bucket_sort_into(v, n, v, scratch, counts);
+  radix_sort_impl::bucket_sort(v, n, scratch, counts);
+}
+
+/// The same for a vector of hashes.
+inline void sort_hashes(std::vector<uint64_t>& v, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
+  sort_hashes(v.data(), v.size(), scratch, counts);
 }
 
 }  // namespace gpudedup::detail
