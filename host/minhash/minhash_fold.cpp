@@ -1,19 +1,19 @@
 // The CPU MinHash fold. Per (key, permutation) the family of detail/minhash.hpp is
 // hi32(a*k + b mod 2^64) for the 32-bit key k, i.e. hi32(a_lo*k + b) + a_hi*k (mod 2^32).
-// AVX2 has no 64-bit multiply; per 8 permutations in a ymm register its fold does
+// Per W permutations in a vector register (W = 8 in a ymm, 16 in a zmm) the fold does
 //   E = a_lo*k + b for the "even" half   vpmuludq + vpaddq   (64-bit lanes)
 //   O = a_lo*k + b for the "odd" half    vpmuludq + vpaddq
-//   R = the 8 high halves of E and O     vshufps (in 128-bit lanes: E1 E3 O1 O3)
+//   R = the W high halves of E and O     vshufps (in 128-bit lanes: E1 E3 O1 O3)
 //   R += a_hi*k                          vpmulld + vpaddd    (32-bit lanes)
 //   m = min(m, R)                        vpminud
-// 8 vector instructions per 8 (key, permutation) pairs, 3 of them multiplies.
-// AVX-512DQ has the 64-bit multiply (vpmullq), so per 16 permutations in a zmm register
-//   E = a*k + b, O = a*k + b             2 x (vpmullq + vpaddq), k zero-extended
-//   m = min(m, high halves of E and O)   vshufps + vpminud
-// 6 instructions per 16 pairs, 2 of them multiplies: 2.7x fewer instructions per pair
-// (measured 2.2-2.3x less time on Zen 5, docs/performance.md). Both keep the minima and
-// coefficients of a few blocks in registers while the document's keys stream past
-// (permutation-major), so a key costs no load but its broadcast.
+// 8 vector instructions per W (key, permutation) pairs, 3 of them multiplies (4 uops).
+// AVX-512DQ's 64-bit multiply (vpmullq: E = a*k + b whole, no a_hi term) is 6
+// instructions but 6 multiply uops per 16 pairs on Intel; the split above measured 16%
+// less fold time there (Sapphire Rapids, docs/performance.md; not measured on AMD, whose
+// Zen 4/5 multiply 64-bit lanes faster).
+// Both keep the minima and coefficients of a few blocks in registers while the
+// document's keys stream past (permutation-major), so a key costs no load but its
+// broadcast.
 #include "host/minhash/minhash_fold.hpp"
 
 #include "gpudedup/detail/minhash.hpp"
@@ -31,9 +31,9 @@
 namespace gpudedup::detail {
 namespace {
 
-/// Words per block of W permutations: W/2 a and W/2 b of each half; for AVX2 (W = 8)
-/// then W/2 words of the W high halves of a, two to a word.
-constexpr uint32_t block_words(uint32_t width) { return width == 8 ? 20 : 2 * width; }
+/// Words per block of W permutations: W/2 a and W/2 b of each half, then W/2 words of
+/// the W high halves of a, two to a word.
+constexpr uint32_t block_words(uint32_t width) { return 5 * width / 2; }
 
 /// Lays out the full blocks of `width` permutations (see MinhashFolder).
 std::vector<uint64_t> pack_blocks(const uint64_t* a, const uint64_t* b, uint32_t num_perm, uint32_t width) {
@@ -50,7 +50,7 @@ std::vector<uint64_t> pack_blocks(const uint64_t* a, const uint64_t* b, uint32_t
       w[half + j] = b[even];
       w[2 * half + j] = a[odd];
       w[3 * half + j] = b[odd];
-      if (width == 8) w[4 * half + j] = (a[p + 2 * j] >> 32) | (a[p + 2 * j + 1] & 0xFFFFFFFF00000000ULL);
+      w[4 * half + j] = (a[p + 2 * j] >> 32) | (a[p + 2 * j + 1] & 0xFFFFFFFF00000000ULL);
     }
   }
   return blocks;
@@ -143,7 +143,7 @@ __attribute__((target("avx2"))) void fold_keys_avx2(uint32_t* sig, const uint64_
 }
 
 struct block16 {
-  __m512i ae, be, ao, bo, m;
+  __m512i ae, be, ao, bo, ahi, m;
 };
 
 __attribute__((target("avx512f,avx512dq"))) inline block16 load16(const uint64_t* w, const uint32_t* sig) {
@@ -152,20 +152,21 @@ __attribute__((target("avx512f,avx512dq"))) inline block16 load16(const uint64_t
   x.be = _mm512_loadu_si512(w + 8);
   x.ao = _mm512_loadu_si512(w + 16);
   x.bo = _mm512_loadu_si512(w + 24);
+  x.ahi = _mm512_loadu_si512(w + 32);
   x.m = _mm512_loadu_si512(sig);
   return x;
 }
 
-/// k: the key in every 64-bit lane (zero-extended).
+/// k: the key in every 32-bit lane.
 __attribute__((target("avx512f,avx512dq"))) inline void step16(block16& x, __m512i k) {
-  const __m512i e = _mm512_add_epi64(_mm512_mullo_epi64(x.ae, k), x.be);
-  const __m512i o = _mm512_add_epi64(_mm512_mullo_epi64(x.ao, k), x.bo);
+  const __m512i e = _mm512_add_epi64(_mm512_mul_epu32(x.ae, k), x.be);
+  const __m512i o = _mm512_add_epi64(_mm512_mul_epu32(x.ao, k), x.bo);
   const __m512i hi = _mm512_castps_si512(
       _mm512_shuffle_ps(_mm512_castsi512_ps(e), _mm512_castsi512_ps(o), _MM_SHUFFLE(3, 1, 3, 1)));
-  x.m = _mm512_min_epu32(x.m, hi);
+  x.m = _mm512_min_epu32(x.m, _mm512_add_epi32(hi, _mm512_mullo_epi32(x.ahi, k)));
 }
 
-/// Blocks of G x 16 permutations (5 zmm registers each of the 32). The twin of
+/// Blocks of G x 16 permutations (6 zmm registers each of the 32). The twin of
 /// fold_blocks_avx2 rather than one template for both: a target attribute covers every
 /// instantiation, and AVX-512 code must not reach a CPU that has only AVX2.
 template <int G>
@@ -175,7 +176,7 @@ __attribute__((target("avx512f,avx512dq"))) void fold_blocks_avx512(uint32_t* si
 #pragma GCC unroll 8
   for (int g = 0; g < G; ++g) x[g] = load16(w + g * block_words(16), sig + g * 16);
   for (size_t s = 0; s < n; ++s) {
-    const __m512i k = _mm512_set1_epi64((long long)keys[s]);
+    const __m512i k = _mm512_set1_epi32(int(keys[s]));
 #pragma GCC unroll 8
     for (int g = 0; g < G; ++g) step16(x[g], k);
   }
@@ -186,11 +187,13 @@ __attribute__((target("avx512f,avx512dq"))) void fold_blocks_avx512(uint32_t* si
 __attribute__((target("avx512f,avx512dq"))) void fold_keys_avx512(uint32_t* sig, const uint64_t* blocks,
                                                                  uint32_t full_blocks, const uint32_t* keys,
                                                                  size_t n) {
-  // Two blocks at a time; one, two and four measured the same (the multiplies bound it).
+  // Four blocks at a time: 24 zmm registers of coefficients and minima, the key and 4
+  // temporaries, no spills; two blocks measured 15-20% slower (the multiplies' latency
+  // is hidden by more independent chains).
   uint32_t blk = 0;
-  for (; blk + 2 <= full_blocks; blk += 2)
-    fold_blocks_avx512<2>(sig + blk * 16, blocks + blk * block_words(16), keys, n);
-  if (blk < full_blocks) fold_blocks_avx512<1>(sig + blk * 16, blocks + blk * block_words(16), keys, n);
+  for (; blk + 4 <= full_blocks; blk += 4)
+    fold_blocks_avx512<4>(sig + blk * 16, blocks + blk * block_words(16), keys, n);
+  for (; blk < full_blocks; ++blk) fold_blocks_avx512<1>(sig + blk * 16, blocks + blk * block_words(16), keys, n);
 }
 
 #endif
