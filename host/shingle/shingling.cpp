@@ -3,7 +3,15 @@
 #include <algorithm>
 #include <string>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12's AVX-512 intrinsics pass _mm512_undefined_epi32(), which -Wmaybe-uninitialized
+// reports once inlined (a false positive in the header, fixed in later GCC).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#define GPUDEDUP_X86_NORMALIZE 1
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -65,10 +73,73 @@ ShingleSpec make_shingle_spec(const ShingleConfig& config) {
   return spec;
 }
 
+#ifdef GPUDEDUP_X86_NORMALIZE
+namespace {
+
+/// 64 bytes at a time (AVX-512 BW and VBMI2's byte compress) while the output has begun
+/// (o > 0): an ASCII prefix of the chunk, up to its first byte >= 0x80, is lowercased,
+/// its white space (0x09-0x0D, 0x20) turned into spaces, and only the last byte of each
+/// run of white space kept, and only when a byte follows it in the prefix: that byte
+/// is the space normalize_step writes before the next character, as o > 0 means every
+/// white space sets pending_space. A run at the prefix's end stays pending; a prefix
+/// that starts a character after a pending run writes its space first. Bytes >= 0x80
+/// and the text before any output take normalize_step. Returns where it stopped (the
+/// last 63 bytes at most are left to the caller).
+__attribute__((target("avx512f,avx512bw,avx512vbmi2"))) size_t normalize_ascii_avx512(
+    const uint8_t* in, size_t n, size_t i, uint8_t* out, size_t& o, bool& pending_space,
+    const normalize_options& opt) {
+  const __m512i space = _mm512_set1_epi8(0x20);
+  while (i + 64 <= n) {
+    if (o == 0) {  // leading white space is dropped, not pending: the scalar rule
+      i = normalize_step(in, n, i, out, o, pending_space, opt);
+      continue;
+    }
+    const __m512i x = _mm512_loadu_si512(in + i);
+    const uint64_t high = _mm512_movepi8_mask(x);  // bytes >= 0x80
+    const size_t len = high ? size_t(__builtin_ctzll(high)) : 64;
+    if (len == 0) {  // a multi-byte code point (or an invalid byte)
+      i = normalize_step(in, n, i, out, o, pending_space, opt);
+      continue;
+    }
+    const uint64_t valid = len == 64 ? ~uint64_t(0) : (uint64_t(1) << len) - 1;
+    const uint64_t ws = (_mm512_cmpeq_epi8_mask(x, space) |
+                         (_mm512_cmpge_epu8_mask(x, _mm512_set1_epi8(0x09)) &
+                          _mm512_cmple_epu8_mask(x, _mm512_set1_epi8(0x0D)))) & valid;
+    const uint64_t last = uint64_t(1) << (len - 1);
+    // A white space byte is kept when the next byte of the prefix is not white space.
+    const uint64_t keep = (valid & ~ws) | (ws & ~(ws >> 1) & ~last);
+    const __mmask64 upper = _mm512_cmpge_epu8_mask(x, _mm512_set1_epi8('A')) &
+                            _mm512_cmple_epu8_mask(x, _mm512_set1_epi8('Z'));
+    __m512i y = _mm512_mask_add_epi8(x, upper, x, space);
+    y = _mm512_mask_mov_epi8(y, ws, space);
+    if (pending_space && !(ws & 1)) out[o++] = 0x20;
+    // Compressed in a register and stored whole: o + 64 <= i + 64 <= n, and the bytes
+    // past the kept ones are overwritten by what follows.
+    _mm512_storeu_si512(out + o, _mm512_maskz_compress_epi8(keep, y));
+    o += size_t(__builtin_popcountll(keep));
+    pending_space = (ws & last) != 0;
+    i += len;
+  }
+  return i;
+}
+
+bool normalize_avx512_supported() {
+  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vbmi2");
+  return yes;
+}
+
+}  // namespace
+#endif
+
 size_t normalize_text_fast(const uint8_t* in, size_t n, uint8_t* out, const normalize_options& opt) {
   size_t o = 0, i = 0;
   bool pending_space = false;
-#if defined(__SSE2__)
+#ifdef GPUDEDUP_X86_NORMALIZE
+  if (opt.fold != case_fold_kind::none && !opt.remove_punctuation && normalize_avx512_supported())
+    i = normalize_ascii_avx512(in, n, i, out, o, pending_space, opt);
+#endif
+#if defined(__SSE2__) || defined(GPUDEDUP_X86_NORMALIZE)
   // (Only where ASCII is lowercased and kept whole: other options take the scalar steps.)
   const bool vector_ok = opt.fold != case_fold_kind::none && !opt.remove_punctuation;
   // 16 bytes at a time while they are ASCII with no white space but single spaces: then

@@ -72,13 +72,16 @@ TEST(NormalizeFast, EqualsDefinitionForRandomTexts) {
 }
 
 TEST(NormalizeFast, ChunkEdges) {
-  // Spaces and other white space at every offset around the 16-byte chunks.
-  for (size_t len = 0; len <= 50; ++len) {
+  // Spaces, other white space and a multi-byte code point at every offset around the
+  // 16- and 64-byte chunks, after output has begun and before (a leading run).
+  for (size_t len = 0; len <= 200; len += len < 50 ? 1 : 7) {
     for (size_t pos = 0; pos < len; ++pos) {
-      for (const char* ws : {" ", "  ", "\t", "\n\n", " \xC2\xA0 ", "\xE3\x80\x80"}) {
+      for (const char* ws : {" ", "  ", "\t", "\n\n", " \xC2\xA0 ", "\xE3\x80\x80", "\xC3\xA9", " \xC3\x89 "}) {
         std::string t(len, 'W');
         t.replace(pos, 1, ws);
         if (len > 20) t[len / 2] = ' ';
+        if (len > 70 && pos % 3 == 0) t.replace(0, 3, "\n  ");  // white space before any output
+        if (len > 90 && pos % 2 == 0) t.replace(64, 3, " \r ");  // a run across the 64-byte edge
         const auto* in = reinterpret_cast<const uint8_t*>(t.data());
         std::vector<uint8_t> want(t.size()), got(t.size() + 16);
         want.resize(normalize_text(in, t.size(), want.data()));
