@@ -35,9 +35,8 @@ uint64_t intersection_up_to_need(const uint64_t* a, uint64_t na, const uint64_t*
   if (na > nb) return intersection_up_to_need(b, nb, a, na, need);
   if (na < need) return 0;  // cannot reach it at all
   if (na > 0 && nb / na >= galloping_size_ratio) return gallop_count(a, na, b, nb, need);
-  // Sizes this close: the whole merge, branch-free or in AVX-512 blocks, costs less than a
-  // scalar merge that could stop early.
-  return sorted_intersection_size(a, na, b, nb);
+  // Sizes this close: the merge, branch-free or in AVX-512 blocks, stopping early too.
+  return sorted_intersection_size(a, na, b, nb, need);
 }
 
 }  // namespace gpudedup::detail

@@ -10,8 +10,7 @@
 namespace gpudedup::detail {
 
 /// Sizes at least this many times apart are intersected by galloping, closer ones by the
-/// whole merge of set_intersection.hpp (branch-free or AVX-512: faster than a scalar merge
-/// that could stop early).
+/// merge of set_intersection.hpp (branch-free or AVX-512), which stops early as well.
 constexpr uint64_t galloping_size_ratio = 8;
 
 /// |A ∩ B| of two ascending duplicate-free arrays when it is at least `need`; once the

@@ -3,8 +3,12 @@
 // so about half of those branches mispredict: the merge here advances by the compare's
 // outcome instead, and the AVX-512 path compares a block of 8 of each set against the
 // other's in 8 vector compares (one block rotated a lane at a time), then advances the
-// block whose largest value is smaller, both when they are equal.
+// block whose largest value is smaller, both when they are equal. Given a `need`, both
+// stop once the elements left cannot bring the count to it (most borderline pairs fail:
+// their count falls short well before the end).
 #include "host/minhash/set_intersection.hpp"
+
+#include <algorithm>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 // GCC 12's _mm512_permutexvar_epi64 passes _mm512_undefined_epi32(), which
@@ -19,13 +23,19 @@
 namespace gpudedup::detail {
 namespace {
 
-uint64_t merge_count(const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb) {
+/// Steps of the branch-free merge between checks of whether `need` is still reachable.
+constexpr uint64_t merge_steps_per_check = 64;
+
+uint64_t merge_count(const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb, uint64_t need) {
   uint64_t i = 0, j = 0, inter = 0;
   while (i < na && j < nb) {
-    const uint64_t x = a[i], y = b[j];
-    inter += x == y;
-    i += x <= y;
-    j += y <= x;
+    if (inter + std::min(na - i, nb - j) < need) return inter;
+    for (uint64_t step = 0; step < merge_steps_per_check && i < na && j < nb; ++step) {
+      const uint64_t x = a[i], y = b[j];
+      inter += x == y;
+      i += x <= y;
+      j += y <= x;
+    }
   }
   return inter;
 }
@@ -35,7 +45,7 @@ uint64_t merge_count(const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t
 // once, and a block is passed only when every value that could match it is behind the
 // other side, so each match is counted once. The rest (under 8 on one side) merges on.
 __attribute__((target("avx512f"))) uint64_t block_count_avx512(const uint64_t* a, uint64_t na, const uint64_t* b,
-                                                                uint64_t nb) {
+                                                                uint64_t nb, uint64_t need) {
   const __m512i rotate = _mm512_set_epi64(0, 7, 6, 5, 4, 3, 2, 1);
   uint64_t i = 0, j = 0, inter = 0;
   while (i + 8 <= na && j + 8 <= nb) {
@@ -50,8 +60,9 @@ __attribute__((target("avx512f"))) uint64_t block_count_avx512(const uint64_t* a
     const uint64_t a_last = a[i + 7], b_last = b[j + 7];
     i += a_last <= b_last ? 8 : 0;
     j += b_last <= a_last ? 8 : 0;
+    if (inter + std::min(na - i, nb - j) < need) return inter;
   }
-  return inter + merge_count(a + i, na - i, b + j, nb - j);
+  return inter + merge_count(a + i, na - i, b + j, nb - j, need > inter ? need - inter : 0);
 }
 #endif
 
@@ -68,18 +79,18 @@ bool intersect_path_supported(IntersectPath path) {
 }
 
 uint64_t sorted_intersection_size(IntersectPath path, const uint64_t* a, uint64_t na, const uint64_t* b,
-                                  uint64_t nb) {
+                                  uint64_t nb, uint64_t need) {
 #ifdef GPUDEDUP_X86_INTERSECT
-  if (path == IntersectPath::avx512) return block_count_avx512(a, na, b, nb);
+  if (path == IntersectPath::avx512) return block_count_avx512(a, na, b, nb, need);
 #endif
   (void)path;
-  return merge_count(a, na, b, nb);
+  return merge_count(a, na, b, nb, need);
 }
 
-uint64_t sorted_intersection_size(const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb) {
+uint64_t sorted_intersection_size(const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb, uint64_t need) {
   static const IntersectPath best =
       intersect_path_supported(IntersectPath::avx512) ? IntersectPath::avx512 : IntersectPath::portable;
-  return sorted_intersection_size(best, a, na, b, nb);
+  return sorted_intersection_size(best, a, na, b, nb, need);
 }
 
 }  // namespace gpudedup::detail

@@ -13,9 +13,12 @@ enum class IntersectPath { portable, avx512 };
 /// Whether this CPU runs `path` (portable always).
 bool intersect_path_supported(IntersectPath path);
 
-/// |A ∩ B| by the best path this CPU runs.
-uint64_t sorted_intersection_size(const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb);
+/// |A ∩ B| by the best path this CPU runs when it is at least `need`; once the elements
+/// left cannot bring it to `need`, some count below `need` (need 0: always exact).
+uint64_t sorted_intersection_size(const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb,
+                                  uint64_t need = 0);
 /// The same by a chosen path (tests compare every path this CPU runs).
-uint64_t sorted_intersection_size(IntersectPath path, const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb);
+uint64_t sorted_intersection_size(IntersectPath path, const uint64_t* a, uint64_t na, const uint64_t* b, uint64_t nb,
+                                  uint64_t need = 0);
 
 }  // namespace gpudedup::detail

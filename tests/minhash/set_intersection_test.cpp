@@ -35,6 +35,38 @@ void expect_same(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b)
     EXPECT_EQ(sorted_intersection_size(p, b.data(), b.size(), a.data(), a.size()), want);
   }
   EXPECT_EQ(sorted_intersection_size(a.data(), a.size(), b.data(), b.size()), want);
+  // With a need: the count itself when it reaches the need, else some count below it
+  // (the merge stops early). Needs around the count, and past every size.
+  for (const uint64_t need : {uint64_t(1), want / 2, want > 0 ? want - 1 : 0, want, want + 1, want + 9,
+                              uint64_t(a.size() + b.size() + 1)}) {
+    for (IntersectPath p : paths()) {
+      for (int swap = 0; swap < 2; ++swap) {
+        const auto& x = swap ? b : a;
+        const auto& y = swap ? a : b;
+        const uint64_t got = sorted_intersection_size(p, x.data(), x.size(), y.data(), y.size(), need);
+        if (want >= need) {
+          EXPECT_EQ(got, want) << "path " << int(p) << " need " << need;
+        } else {
+          EXPECT_LT(got, need) << "path " << int(p) << " need " << need << " count " << want;
+          EXPECT_LE(got, want);
+        }
+      }
+    }
+  }
+}
+
+TEST(SetIntersection, ANeedOutOfReachGivesACountBelowIt) {
+  // Two sets of 4,000 sharing their first halves only: a need of 3,000 is out of reach
+  // once about half of each is merged (where the merge stops); 2,000 is reached exactly.
+  std::vector<uint64_t> a, b;
+  for (uint64_t k = 0; k < 4000; ++k) {
+    a.push_back(k < 2000 ? 2 * k : 2 * k + 10000001);
+    b.push_back(k < 2000 ? 2 * k : 2 * k + 20000001);
+  }
+  for (IntersectPath p : paths()) {
+    EXPECT_LT(sorted_intersection_size(p, a.data(), a.size(), b.data(), b.size(), 3000), 3000u);
+    EXPECT_EQ(sorted_intersection_size(p, a.data(), a.size(), b.data(), b.size(), 2000), 2000u);
+  }
 }
 
 TEST(SetIntersection, PortableAlwaysRuns) { EXPECT_TRUE(intersect_path_supported(IntersectPath::portable)); }
