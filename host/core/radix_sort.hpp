@@ -54,7 +54,56 @@ void radix_sort_by_key(std::vector<Item>& items, std::vector<Item>& scratch) {
 }
 
 namespace radix_sort_impl {
-/// sort_hashes' work on `v[0, n)` (64 <= n <= UINT32_MAX): one counting pass, one
+/// sort_hashes' work on `v[0, n)` for 64 <= n < top16_sort_max: two counting passes on
+/// the top 16 bits (8 at a time, least significant digit first: v to scratch and back),
+/// then an insertion pass for the values that share their top 16 bits (uniform hashes:
+/// about n^2 / 2^17 pairs, a move in a few dozen values). Half the time of bucket_sort's
+/// one pass for the sets of a few thousand hashes the exact check sorts: its insertion
+/// pass moved a value in two (docs/performance.md). Values crowding a few digits (the
+/// smallest hashes of a sample) would make the insertion quadratic: past 4n moves the
+/// rest goes to std::sort.
+inline void top16_sort(uint64_t* v, size_t n, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
+  counts.assign(512, 0);
+  uint32_t* const low = counts.data();         // bits 48-55
+  uint32_t* const high = counts.data() + 256;  // bits 56-63
+  for (size_t i = 0; i < n; ++i) {
+    ++low[(v[i] >> 48) & 0xFF];
+    ++high[v[i] >> 56];
+  }
+  uint32_t at_low = 0, at_high = 0;
+  for (size_t d = 0; d < 256; ++d) {
+    const uint32_t l = low[d], h = high[d];
+    low[d] = at_low;
+    high[d] = at_high;
+    at_low += l;
+    at_high += h;
+  }
+  scratch.resize(n);
+  uint64_t* const s = scratch.data();
+  for (size_t i = 0; i < n; ++i) s[low[(v[i] >> 48) & 0xFF]++] = v[i];
+  for (size_t i = 0; i < n; ++i) v[high[s[i] >> 56]++] = s[i];
+  size_t moves = 0;
+  for (size_t i = 1; i < n; ++i) {
+    const uint64_t x = v[i];
+    if (v[i - 1] <= x) continue;
+    size_t j = i;
+    do {
+      v[j] = v[j - 1];
+      --j;
+    } while (j > 0 && v[j - 1] > x);
+    v[j] = x;
+    moves += i - j;
+    if (moves > 4 * n) {
+      std::sort(v, v + n);
+      return;
+    }
+  }
+}
+
+/// Sizes from which sort_hashes takes bucket_sort (top16_sort's shared digits grow as n^2).
+constexpr size_t top16_sort_max = size_t(1) << 15;
+
+/// sort_hashes' work on `v[0, n)` (top16_sort_max <= n <= UINT32_MAX): one counting pass, one
 /// scatter into buckets in `scratch`, and one insertion pass that writes `v` back.
 inline void bucket_sort(uint64_t* v, size_t n, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
   int bits = 0;
@@ -88,17 +137,20 @@ inline void bucket_sort(uint64_t* v, size_t n, std::vector<uint64_t>& scratch, s
 }  // namespace radix_sort_impl
 
 /// Sorts 64-bit hashes ascending, fast where they spread evenly over their range (XXH64
-/// outputs do): one counting pass scatters them into 2^b buckets by their top b bits (b
-/// chosen for about 2 per bucket), then one insertion pass over the whole array writes
-/// them back, each bucket in order (a value moves only within its bucket, about one step
-/// in a few); a crowded bucket (many copies of one shingle) is sorted by std::sort first.
-/// Any input sorts correctly; only the speed assumes the spread. Sorted where they lie
-/// (a set kept in a larger buffer too); `scratch` and `counts` are reused between calls.
+/// outputs do). Below 2^15 values: two 8-bit counting passes on the top 16 bits, then an
+/// insertion pass among values sharing them (top16_sort). From 2^15 on: one counting pass
+/// scatters them into 2^b buckets by their top b bits (b chosen for about 2 per bucket),
+/// then one insertion pass over the whole array writes them back, each bucket in order
+/// (a value moves only within its bucket, about one step in a few); a crowded bucket
+/// (many copies of one shingle) is sorted by std::sort first. Any input sorts correctly;
+/// only the speed assumes the spread. Sorted where they lie (a set kept in a larger
+/// buffer too); `scratch` and `counts` are reused between calls.
 inline void sort_hashes(uint64_t* v, size_t n, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
   if (n < 64 || n > UINT32_MAX) {
     std::sort(v, v + n);
     return;
   }
+  if (n < radix_sort_impl::top16_sort_max) return radix_sort_impl::top16_sort(v, n, scratch, counts);
   radix_sort_impl::bucket_sort(v, n, scratch, counts);
 }
 

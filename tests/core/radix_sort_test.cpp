@@ -50,12 +50,15 @@ TEST(SortHashes, EqualsStdSortOnSpreadAndSkewedInputs) {
     EXPECT_EQ(std::vector<uint64_t>(held.begin() + 1, held.end() - 1), want) << what << " in place";
     EXPECT_TRUE(held.front() == 9 && held.back() == 9) << what << " in place";
   };
-  for (const size_t n : {0, 1, 2, 63, 64, 65, 100, 1000, 4097, 100000}) {
-    std::vector<uint64_t> spread(n), one(n, 42), few(n), low(n), sorted(n);
+  // Sizes around both methods' edges (64; 2^15, where the two top digits give way to
+  // one pass of buckets).
+  for (const size_t n : {0, 1, 2, 63, 64, 65, 100, 1000, 4097, 32767, 32768, 32769, 100000}) {
+    std::vector<uint64_t> spread(n), one(n, 42), few(n), low(n), sorted(n), tops(n);
     for (size_t i = 0; i < n; ++i) {
       spread[i] = rng();
       few[i] = rng() % 3 * 0x9E3779B97F4A7C15ULL;
       low[i] = rng() >> 40;  // every top bit zero: one bucket
+      tops[i] = (rng() % 5) << 48 | rng() >> 20;  // 5 values of the top 16 bits: crowded digits
     }
     sorted = spread;
     std::sort(sorted.begin(), sorted.end());
@@ -63,6 +66,7 @@ TEST(SortHashes, EqualsStdSortOnSpreadAndSkewedInputs) {
     check(one, "one value");
     check(few, "three values");
     check(low, "equal top bits");
+    check(tops, "five top digits");
     check(sorted, "sorted");
     check(std::vector<uint64_t>(sorted.rbegin(), sorted.rend()), "reversed");
   }
