@@ -47,22 +47,6 @@ constexpr size_t check_pairs_per_thread = 16;
 uint64_t a_then_b(const DeferredPair& p) { return uint64_t(p.a) << 32 | p.b; }
 uint64_t b_then_a(const DeferredPair& p) { return uint64_t(p.b) << 32 | p.a; }
 
-/// Sorts the kept sets of `documents` in place, on `threads` threads (0: all).
-void sort_kept_sets(ShingleSets& kept, const std::vector<uint32_t>& documents, int threads) {
-  ParallelErrors errors;
-#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
-  {
-    std::vector<uint64_t> scratch;
-    std::vector<uint32_t> counts;
-#pragma omp for schedule(dynamic, 16)
-    for (int64_t i = 0; i < int64_t(documents.size()); ++i) errors.run([&] {
-      const uint32_t d = documents[size_t(i)];
-      sort_hashes(kept.hashes.data() + kept.offsets[d], kept.set_size(d), scratch, counts);
-    });
-  }
-  errors.rethrow();
-}
-
 void make_distinct(std::vector<DeferredPair>& pairs) {
   sort_pairs(pairs, a_then_b);
   pairs.erase(std::unique(pairs.begin(), pairs.end(),
@@ -194,8 +178,8 @@ void BorderlineVerifier::defer_all(std::vector<DeferredPair> pairs) {
   }
 }
 
-void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b, const ShingleSets& kept,
-                                          UnionFind& uf, std::vector<ScoredPair>& out) {
+void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b, ShingleSets& kept,
+                                          std::vector<uint8_t>& sorted, UnionFind& uf, std::vector<ScoredPair>& out) {
   const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
   const bool every_pair = spec_.config.all_pairs;
   auto exact = [&](const DeferredPair& p) {
@@ -205,19 +189,46 @@ void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b,
   // comes. Checks only join, so a pair apart then was apart when its chunk began: the
   // chunk's similarities of the pairs apart at its start, computed on every thread, hold
   // every one the serial order reads (the rest, joined within the chunk, are wasted work).
+  // Their documents' sets are sorted first, each once, also on every thread.
   const size_t chunk = threads > 1 ? size_t(threads) * check_pairs_per_thread : 1;
   std::vector<double> sims(chunk);
   std::vector<uint8_t> apart(chunk);
+  std::vector<uint32_t> to_sort;
+  std::vector<uint64_t> scratch;
+  std::vector<uint32_t> counts;
   for (size_t lo = 0; lo < by_b.size(); lo += chunk) {
     const size_t n = std::min(chunk, by_b.size() - lo);
-    for (size_t i = 0; i < n; ++i) apart[i] = every_pair || uf.find(by_b[lo + i].a) != uf.find(by_b[lo + i].b);
+    to_sort.clear();
+    for (size_t i = 0; i < n; ++i) {
+      const DeferredPair& p = by_b[lo + i];
+      apart[i] = every_pair || uf.find(p.a) != uf.find(p.b);
+      if (!apart[i]) continue;
+      for (const uint32_t d : {p.a, p.b}) {
+        if (!sorted[d]) {
+          sorted[d] = 1;
+          to_sort.push_back(d);
+        }
+      }
+    }
     if (threads > 1) {
       ParallelErrors errors;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
-      for (int64_t i = 0; i < int64_t(n); ++i) errors.run([&] {
-        if (apart[size_t(i)]) sims[size_t(i)] = exact(by_b[lo + size_t(i)]);
-      });
+#pragma omp parallel num_threads(threads)
+      {
+        std::vector<uint64_t> thread_scratch;
+        std::vector<uint32_t> thread_counts;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t k = 0; k < int64_t(to_sort.size()); ++k) errors.run([&] {
+          const uint32_t d = to_sort[size_t(k)];
+          sort_hashes(kept.hashes.data() + kept.offsets[d], kept.set_size(d), thread_scratch, thread_counts);
+        });
+#pragma omp for schedule(dynamic, 4)
+        for (int64_t i = 0; i < int64_t(n); ++i) errors.run([&] {
+          if (apart[size_t(i)]) sims[size_t(i)] = exact(by_b[lo + size_t(i)]);
+        });
+      }
       errors.rethrow();
+    } else {
+      for (const uint32_t d : to_sort) sort_hashes(kept.hashes.data() + kept.offsets[d], kept.set_size(d), scratch, counts);
     }
     for (size_t i = 0; i < n; ++i) {
       const DeferredPair& p = by_b[lo + i];
@@ -342,15 +353,9 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
     if (kept) {
       // No text read again: the pairs checked in the order a pass would check them, so
       // the same pairs are checked and the same pair joins two clusters. Only the sets a
-      // check can read are sorted: a document whose pairs are all joined now stays apart
-      // from none later (checks only join), and its set is never read.
-      std::vector<uint32_t> to_sort;
-      for (size_t d = 0; d < docs; ++d)
-        if (wanted[d] && !sorted[d] && need(uint32_t(d))) to_sort.push_back(uint32_t(d));
-      sort_kept_sets(*kept, to_sort, spec_.config.threads);
-      for (const uint32_t d : to_sort) sorted[d] = 1;
+      // check reads are sorted (check_kept_pairs), each when first read.
       for (size_t d = 0; d < docs; ++d) stats_.documents_kept += wanted[d];
-      check_kept_pairs(by_b, *kept, uf, out);
+      check_kept_pairs(by_b, *kept, sorted, uf, out);
       next = by_b.size();
     } else {
       replay_read_ahead(spec_, replay, wanted, chunk, [&](ReplayChunk& texts) {

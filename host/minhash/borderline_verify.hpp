@@ -137,10 +137,12 @@ class BorderlineVerifier {
   void decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                       const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay, UnionFind& uf,
                       std::vector<ScoredPair>& out, ShingleSets* kept);
-  /// The pairs of one group (in (b, a) order) checked from the kept sets (sorted): the
-  /// serial order's answer and stats, the similarities computed on every thread.
-  void check_kept_pairs(const std::vector<DeferredPair>& by_b, const ShingleSets& kept, UnionFind& uf,
-                        std::vector<ScoredPair>& out);
+  /// The pairs of one group (in (b, a) order) checked from the kept sets: the serial
+  /// order's answer and stats, the similarities computed on every thread. A set is
+  /// sorted in place when a check first reads it (`sorted` marks those done): a document
+  /// whose pairs are all joined before their turn is never sorted.
+  void check_kept_pairs(const std::vector<DeferredPair>& by_b, ShingleSets& kept, std::vector<uint8_t>& sorted,
+                        UnionFind& uf, std::vector<ScoredPair>& out);
   void join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out);
 
   SketchSpec spec_;
