@@ -19,6 +19,7 @@
 #include "gpudedup/errors.hpp"
 #include "host/core/format.hpp"
 #include "host/core/parallel_errors.hpp"
+#include "host/core/parallel_radix_sort.hpp"
 #include "host/core/radix_sort.hpp"
 #include "host/minhash/replay_chunk.hpp"
 #include "host/minhash/replay_read_ahead.hpp"
@@ -29,15 +30,16 @@ namespace {
 
 /// Sorted by `key` (a pair's two numbers, each < 2^32, in one word), each pair once (a
 /// pair's estimate is the same in every band). A radix sort: millions of deferred pairs
-/// sorted by comparisons took a tenth of a --verify auto run.
+/// sorted by comparisons took a tenth of a --verify auto run. On `threads` threads when
+/// there are many (0: all).
 template <class KeyOf>
-void sort_pairs(std::vector<DeferredPair>& pairs, KeyOf key) {
+void sort_pairs(std::vector<DeferredPair>& pairs, KeyOf key, int threads) {
   if (pairs.size() < 4096) {
     std::sort(pairs.begin(), pairs.end(), [&](const DeferredPair& x, const DeferredPair& y) { return key(x) < key(y); });
     return;
   }
   std::vector<DeferredPair> scratch;
-  radix_sort_by(pairs, scratch, key);
+  parallel_radix_sort_by(pairs, scratch, key, threads > 0 ? threads : omp_get_max_threads());
 }
 
 /// Pairs each thread checks per chunk of check_kept_pairs(): the threads meet once per
@@ -47,8 +49,8 @@ constexpr size_t check_pairs_per_thread = 16;
 uint64_t a_then_b(const DeferredPair& p) { return uint64_t(p.a) << 32 | p.b; }
 uint64_t b_then_a(const DeferredPair& p) { return uint64_t(p.b) << 32 | p.a; }
 
-void make_distinct(std::vector<DeferredPair>& pairs) {
-  sort_pairs(pairs, a_then_b);
+void make_distinct(std::vector<DeferredPair>& pairs, int threads) {
+  sort_pairs(pairs, a_then_b, threads);
   pairs.erase(std::unique(pairs.begin(), pairs.end(),
                           [](const DeferredPair& x, const DeferredPair& y) { return x.a == y.a && x.b == y.b; }),
               pairs.end());
@@ -164,7 +166,7 @@ void BorderlineVerifier::defer(uint32_t a, uint32_t b, double similarity) {
   // repeats go before the vector doubles (its capacity, not its size, is what it holds).
   const bool full = deferred_.size() == deferred_.capacity() && 2 * deferred_.size() >= 3 * distinct_at_;
   if (deferred_.size() >= first_distinct && (full || deferred_.size() >= 2 * distinct_at_)) {
-    make_distinct(deferred_);
+    make_distinct(deferred_, spec_.config.threads);
     distinct_at_ = deferred_.size();
   }
   deferred_.push_back({a, b, similarity});
@@ -258,7 +260,7 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t
   std::vector<DeferredPair> pairs;
   pairs.swap(deferred_);
   distinct_at_ = 0;
-  make_distinct(pairs);
+  make_distinct(pairs, spec_.config.threads);
   if (!spec_.config.all_pairs) {
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
                                [&](const DeferredPair& p) { return uf.find(p.a) == uf.find(p.b); }),
@@ -304,7 +306,7 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
       last = std::max(last, p.b);
       wanted[p.a] = wanted[p.b] = 1;
     }
-    sort_pairs(by_b, b_then_a);  // distinct pairs: no ties to keep in order
+    sort_pairs(by_b, b_then_a, spec_.config.threads);  // distinct pairs: no ties to keep in order
     std::unordered_map<uint32_t, std::vector<uint64_t>> held;
     size_t next = 0;
     // A document needs its set only while one of its pairs is apart: checks only join, so

@@ -11,6 +11,7 @@
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/minhash_fold.hpp"
 #include "host/core/parallel_errors.hpp"
+#include "host/core/parallel_radix_sort.hpp"
 #include "host/core/radix_sort.hpp"
 
 namespace gpudedup::detail {
@@ -189,7 +190,8 @@ class CpuBackend final : public ComputeBackend {
       keys_.erase(std::remove_if(keys_.begin(), keys_.end(), [&](const KeyDoc& k) { return sizes[k.doc] == 0; }),
                   keys_.end());
     }
-    radix_sort_by_key(keys_, scratch_);  // stable: equal keys stay in document order
+    // Stable: equal keys stay in document order (on every thread too).
+    parallel_radix_sort_by_key(keys_, scratch_, n >= parallel_keys_min ? threads() : 1);
   }
 
   /// Cuts keys_[0, n) into pieces of whole buckets of about equal cost (cuts_), as many

@@ -1,4 +1,5 @@
 #include "host/core/radix_sort.hpp"
+#include "host/core/parallel_radix_sort.hpp"
 
 #include <gtest/gtest.h>
 
@@ -26,6 +27,32 @@ TEST(RadixSort, EqualsStableSortOnRandomKeysWithManyTies) {
       for (size_t i = 0; i < n; ++i) {
         ASSERT_EQ(items[i].key, expected[i].key) << n << " " << range << " " << i;
         ASSERT_EQ(items[i].doc, expected[i].doc) << n << " " << range << " " << i;
+      }
+    }
+  }
+}
+
+TEST(ParallelRadixSort, EqualsStableSortOnEveryThreadCount) {
+  std::mt19937_64 rng(9);
+  // Sizes around the parallel threshold (2^17); keys with many ties (stability), keys of
+  // one 16-bit digit (passes skipped) and full-range keys; thread counts that do not
+  // divide the sizes.
+  const size_t m = gpudedup::detail::parallel_radix_min;
+  for (size_t n : {m - 1, m, m + 3, size_t(300001)}) {
+    for (uint64_t range : {uint64_t(1), uint64_t(5), uint64_t(1) << 16, ~uint64_t(0)}) {
+      std::vector<KeyDoc> input(n);
+      for (size_t i = 0; i < n; ++i) input[i] = {range == ~uint64_t(0) ? rng() : rng() % range, uint32_t(i)};
+      auto expected = input;
+      std::stable_sort(expected.begin(), expected.end(), [](const KeyDoc& a, const KeyDoc& b) { return a.key < b.key; });
+      for (int threads : {1, 2, 3, 4}) {
+        auto items = input;
+        std::vector<KeyDoc> scratch;
+        gpudedup::detail::parallel_radix_sort_by_key(items, scratch, threads);
+        ASSERT_EQ(items.size(), expected.size());
+        for (size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(items[i].key, expected[i].key) << n << " " << range << " " << threads << " " << i;
+          ASSERT_EQ(items[i].doc, expected[i].doc) << n << " " << range << " " << threads << " " << i;
+        }
       }
     }
   }

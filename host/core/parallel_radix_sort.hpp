@@ -1,0 +1,72 @@
+#pragma once
+// radix_sort_by on several threads, for the large arrays of the candidate stage (a band's
+// keys of a million documents, the deferred pairs): each thread counts the digits of its
+// slice, the counts are summed in (digit, thread) order, and each thread scatters its
+// slice. Slices are in input order and a thread keeps its own order, so equal keys come
+// out in input order, as from one thread: the same stable sort, bit for bit.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "host/core/radix_sort.hpp"
+
+namespace gpudedup::detail {
+
+/// Items from which parallel_radix_sort_by uses its threads: below, a pass over the items
+/// costs about what the threads' meeting does.
+constexpr size_t parallel_radix_min = size_t(1) << 17;
+
+/// Sorts `items` in place by the 64-bit `key(item)`, stably, on up to `threads` threads
+/// (16-bit digits, 4 passes; a pass whose digit is the same for every key is skipped).
+template <class Item, class KeyOf>
+void parallel_radix_sort_by(std::vector<Item>& items, std::vector<Item>& scratch, KeyOf key, int threads) {
+  const size_t n = items.size();
+  if (threads <= 1 || n < parallel_radix_min) return radix_sort_by(items, scratch, key);
+  constexpr int digit_bits = 16;
+  constexpr size_t buckets = size_t(1) << digit_bits;
+  scratch.resize(n);
+  std::vector<size_t> counts(size_t(threads) * buckets);
+  for (int shift = 0; shift < 64; shift += digit_bits) {
+    const auto digit = [&](const Item& it) { return size_t(key(it) >> shift) & (buckets - 1); };
+    bool one_digit = false;
+#pragma omp parallel num_threads(threads)
+    {
+      const size_t t = size_t(omp_get_thread_num()), nt = size_t(omp_get_num_threads());
+      const size_t lo = n * t / nt, hi = n * (t + 1) / nt;
+      size_t* const mine = counts.data() + t * buckets;
+      std::fill(mine, mine + buckets, size_t(0));
+      for (size_t i = lo; i < hi; ++i) ++mine[digit(items[i])];
+#pragma omp barrier
+#pragma omp single
+      {
+        const size_t first = digit(items[0]);
+        size_t with_first = 0;
+        for (size_t u = 0; u < nt; ++u) with_first += counts[u * buckets + first];
+        one_digit = with_first == n;
+        size_t sum = 0;  // where each (digit, thread) run starts
+        for (size_t d = 0; d < buckets; ++d) {
+          for (size_t u = 0; u < nt; ++u) {
+            const size_t here = counts[u * buckets + d];
+            counts[u * buckets + d] = sum;
+            sum += here;
+          }
+        }
+      }
+      if (!one_digit) {
+        for (size_t i = lo; i < hi; ++i) scratch[mine[digit(items[i])]++] = items[i];
+      }
+    }
+    if (!one_digit) items.swap(scratch);
+  }
+}
+
+/// The same for items with a uint64_t `key`.
+template <class Item>
+void parallel_radix_sort_by_key(std::vector<Item>& items, std::vector<Item>& scratch, int threads) {
+  parallel_radix_sort_by(items, scratch, [](const Item& it) { return it.key; }, threads);
+}
+
+}  // namespace gpudedup::detail
