@@ -131,9 +131,10 @@ void for_each_shingle_blocks(const ShingleSpec& spec, const uint8_t* text, size_
   }
 }
 
-/// normalize_text of detail/normalize.hpp (same output), 16 bytes at a time where the
-/// text is plain ASCII (and opt lowercases ASCII and keeps punctuation, the default).
-/// `out` must not overlap `in` and must have room for n + 16 bytes.
+/// normalize_text of detail/normalize.hpp (same output), 64 bytes (AVX-512 BW and VBMI2)
+/// or 16 bytes at a time where the text is ASCII (and opt lowercases ASCII and keeps
+/// punctuation, the default). `out` must not overlap `in` and must have room for n + 16
+/// bytes.
 size_t normalize_text_fast(const uint8_t* in, size_t n, uint8_t* out, const normalize_options& opt = {});
 
 /// Normalizes `text` into `scratch` (grown to fit) and returns the normalized length.
