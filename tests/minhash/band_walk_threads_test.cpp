@@ -2,7 +2,8 @@
 // buckets, appended in bucket order) and its answer does not depend on how many: a corpus
 // with large (windowed) buckets, small families and near-threshold copies gives the same
 // result, pairs in the same order with the same similarities, at 1, 2 and 4 threads,
-// under every verification the walk serves.
+// under every verification the walk serves; and the walk cut into pieces lists the pairs
+// of the walk of the whole band, in its order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "gpudedup/minhash.hpp"
+#include "host/minhash/compute_backend.hpp"
 #include "support/documents.hpp"
 #include "support/result_equality.hpp"
 
@@ -82,6 +84,51 @@ TEST(BandWalkThreads, SameResultAtOneTwoAndFourThreads) {
       const DedupResult one = run(batch, v, all_pairs, 1);
       ASSERT_GT(one.pairs.size(), small ? 1000u : 5000u);  // work for every part of the walk
       for (const int threads : {2, 4}) test_support::expect_same_result(one, run(batch, v, all_pairs, threads));
+    }
+  }
+}
+
+TEST(BandWalkThreads, PiecesListTheWholeBandsPairsInOrder) {
+  // The walk cut into pieces (band_pairs, under --verify none every candidate passes)
+  // against the uncut walk of the same sorted band (band_candidates): a piece boundary
+  // that split a bucket, or lost or repeated one, changes the list. The large corpus is
+  // cut into several pieces at every thread count, the small one by its pairs' cost.
+  for (const bool small : {false, true}) {
+    for (const bool all_pairs : {false, true}) {
+      SCOPED_TRACE(std::string(small ? "small corpus" : "large corpus") + (all_pairs ? ", all pairs" : ""));
+      const DocumentBatch batch = corpus(17, small);
+      Config c;
+      c.backend = Backend::cpu;
+      c.verify = VerifyMode::none;
+      c.all_pairs = all_pairs;
+      c.threads = 2;
+      const detail::SketchSpec spec = detail::make_sketch_spec(c);
+      const auto backend = detail::make_cpu_backend(spec);
+      Signatures sigs;
+      sigs.num_perm = c.minhash.num_perm;
+      sigs.values.resize(batch.size() * sigs.num_perm);
+      std::vector<uint32_t> sizes(batch.size());
+      backend->sketch(batch, sigs.values.data(), sizes.data(), nullptr);
+      const detail::CorpusView view{&sigs, &sizes, nullptr};
+      const LshParams lsh = choose_lsh_params(c.threshold, c.minhash.num_perm);
+      uint64_t listed = 0;
+      for (uint32_t band = 0; band < lsh.bands; band += 6) {
+        std::vector<std::pair<uint32_t, uint32_t>> whole;
+        backend->band_candidates(view, band, lsh.rows, whole);
+        std::vector<ScoredPair> cut;
+        uint64_t candidates = 0;
+        detail::WindowedBuckets windowed;
+        backend->band_pairs(view, band, lsh.rows, [](uint32_t, uint32_t) { return false; }, cut, &candidates,
+                            &windowed);
+        ASSERT_EQ(candidates, whole.size()) << "band " << band;
+        ASSERT_EQ(cut.size(), whole.size()) << "band " << band;
+        for (size_t i = 0; i < cut.size(); ++i) {
+          ASSERT_EQ(cut[i].a, whole[i].first) << "band " << band << ", pair " << i;
+          ASSERT_EQ(cut[i].b, whole[i].second) << "band " << band << ", pair " << i;
+        }
+        listed += cut.size();
+      }
+      EXPECT_GT(listed, small ? 10000u : 50000u);  // crowded buckets in every band looked at
     }
   }
 }
