@@ -146,7 +146,7 @@ struct block16 {
   __m512i ae, be, ao, bo, ahi, m;
 };
 
-__attribute__((target("avx512f,avx512dq"))) inline block16 load16(const uint64_t* w, const uint32_t* sig) {
+__attribute__((target("avx512f"))) inline block16 load16(const uint64_t* w, const uint32_t* sig) {
   block16 x;
   x.ae = _mm512_loadu_si512(w);
   x.be = _mm512_loadu_si512(w + 8);
@@ -158,7 +158,7 @@ __attribute__((target("avx512f,avx512dq"))) inline block16 load16(const uint64_t
 }
 
 /// k: the key in every 32-bit lane.
-__attribute__((target("avx512f,avx512dq"))) inline void step16(block16& x, __m512i k) {
+__attribute__((target("avx512f"))) inline void step16(block16& x, __m512i k) {
   const __m512i e = _mm512_add_epi64(_mm512_mul_epu32(x.ae, k), x.be);
   const __m512i o = _mm512_add_epi64(_mm512_mul_epu32(x.ao, k), x.bo);
   const __m512i hi = _mm512_castps_si512(
@@ -170,7 +170,7 @@ __attribute__((target("avx512f,avx512dq"))) inline void step16(block16& x, __m51
 /// fold_blocks_avx2 rather than one template for both: a target attribute covers every
 /// instantiation, and AVX-512 code must not reach a CPU that has only AVX2.
 template <int G>
-__attribute__((target("avx512f,avx512dq"))) void fold_blocks_avx512(uint32_t* sig, const uint64_t* w,
+__attribute__((target("avx512f"))) void fold_blocks_avx512(uint32_t* sig, const uint64_t* w,
                                                                    const uint32_t* keys, size_t n) {
   block16 x[G];
 #pragma GCC unroll 8
@@ -184,7 +184,7 @@ __attribute__((target("avx512f,avx512dq"))) void fold_blocks_avx512(uint32_t* si
   for (int g = 0; g < G; ++g) _mm512_storeu_si512(sig + g * 16, x[g].m);
 }
 
-__attribute__((target("avx512f,avx512dq"))) void fold_keys_avx512(uint32_t* sig, const uint64_t* blocks,
+__attribute__((target("avx512f"))) void fold_keys_avx512(uint32_t* sig, const uint64_t* blocks,
                                                                  uint32_t full_blocks, const uint32_t* keys,
                                                                  size_t n) {
   // Four blocks at a time: 24 zmm registers of coefficients and minima, the key and 4
@@ -212,7 +212,7 @@ const char* to_string(FoldPath path) {
 bool fold_path_supported(FoldPath path) {
 #ifdef GPUDEDUP_X86_FOLD
   static const bool avx2 = __builtin_cpu_supports("avx2");
-  static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
   if (path == FoldPath::avx512) return avx512;
   if (path == FoldPath::avx2) return avx2;
 #else

@@ -8,7 +8,7 @@ namespace gpudedup::detail {
 
 /// The ways the CPU fold can run, narrowest first. Each computes the same signature
 /// (the family of detail/minhash.hpp); the wider ones take more permutations per
-/// instruction. avx512 needs AVX-512F and DQ, avx2 AVX2; portable runs everywhere.
+/// instruction. avx512 needs AVX-512F, avx2 AVX2; portable runs everywhere.
 enum class FoldPath { portable, avx2, avx512 };
 
 const char* to_string(FoldPath path);
@@ -23,8 +23,8 @@ FoldPath best_fold_path();
 /// permutations (W = 8 for AVX2, 16 for AVX-512) holds the 64-bit a and b of the
 /// permutations whose high halves land at 32-bit positions 4j and 4j+1 of the result
 /// ("even"), then those of positions 4j+2 and 4j+3 ("odd"), the order vshufps takes the
-/// high halves of two product vectors in; for AVX2 then the W high halves of a as 32-bit
-/// lanes (it multiplies the halves apart).
+/// high halves of two product vectors in; then the W high halves of a as 32-bit lanes
+/// (both paths multiply the halves apart).
 /// Permutations past the last full block stay in plain arrays.
 class MinhashFolder {
  public:
@@ -45,7 +45,7 @@ class MinhashFolder {
   uint32_t num_perm_ = 0;
   std::vector<uint64_t> a_, b_;       ///< the plain coefficients (portable path, tail)
   std::vector<uint64_t> blocks8_;     ///< 20 words per block of 8 (see above)
-  std::vector<uint64_t> blocks16_;    ///< 32 words per block of 16
+  std::vector<uint64_t> blocks16_;    ///< 40 words per block of 16
 };
 
 /// sig[i] = min(sig[i], permute(a[i], b[i], x)) for every hash x of hashes[0, n) and

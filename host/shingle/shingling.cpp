@@ -97,8 +97,10 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) size_t normalize_ascii_a
     const __m512i x = _mm512_loadu_si512(in + i);
     const uint64_t high = _mm512_movepi8_mask(x);  // bytes >= 0x80
     const size_t len = high ? size_t(__builtin_ctzll(high)) : 64;
-    if (len == 0) {  // a multi-byte code point (or an invalid byte)
-      i = normalize_step(in, n, i, out, o, pending_space, opt);
+    if (len == 0) {  // multi-byte code points (or invalid bytes): the scalar steps through the run
+      do {
+        i = normalize_step(in, n, i, out, o, pending_space, opt);
+      } while (i + 64 <= n && in[i] >= 0x80);
       continue;
     }
     const uint64_t valid = len == 64 ? ~uint64_t(0) : (uint64_t(1) << len) - 1;
