@@ -15,11 +15,11 @@
 
 namespace gpudedup::detail {
 
-/// Items from which parallel_radix_sort_by uses its threads: below, a pass over the items
-/// costs about what the threads' meeting does.
-constexpr size_t parallel_radix_min = size_t(1) << 17;
-/// Items a thread at least: 16 threads from a million items.
+/// Items a thread at least: below, a pass over its items costs about what the threads'
+/// meeting and the serial sum of their counts do (16 threads from a million items).
 constexpr size_t parallel_radix_items_per_thread = size_t(1) << 16;
+/// Items from which parallel_radix_sort_by uses its threads (two of them).
+constexpr size_t parallel_radix_min = 2 * parallel_radix_items_per_thread;
 
 /// Sorts `items` in place by the 64-bit `key(item)`, stably, on up to `threads` threads
 /// (16-bit digits, 4 passes; a pass whose digit is the same for every key is skipped).
@@ -29,7 +29,7 @@ void parallel_radix_sort_by(std::vector<Item>& items, std::vector<Item>& scratch
   // At least parallel_radix_items_per_thread items a thread: the serial sum of the
   // counts grows with the threads (65,536 a thread a pass), the work of each shrinks.
   threads = int(std::min<size_t>(size_t(std::max(threads, 1)), n / parallel_radix_items_per_thread));
-  if (threads <= 1 || n < parallel_radix_min) return radix_sort_by(items, scratch, key);
+  if (threads <= 1) return radix_sort_by(items, scratch, key);
   constexpr int digit_bits = 16;
   constexpr size_t buckets = size_t(1) << digit_bits;
   scratch.resize(n);

@@ -192,6 +192,9 @@ void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b,
   // chunk's similarities of the pairs apart at its start, computed on every thread, hold
   // every one the serial order reads (the rest, joined within the chunk, are wasted work).
   // Their documents' sets are sorted first, each once, also on every thread.
+  auto sort_set = [&](uint32_t d, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
+    sort_hashes(kept.hashes.data() + kept.offsets[d], kept.set_size(d), scratch, counts);
+  };
   const size_t chunk = threads > 1 ? size_t(threads) * check_pairs_per_thread : 1;
   std::vector<double> sims(chunk);
   std::vector<uint8_t> apart(chunk);
@@ -219,10 +222,8 @@ void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b,
         std::vector<uint64_t> thread_scratch;
         std::vector<uint32_t> thread_counts;
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t k = 0; k < int64_t(to_sort.size()); ++k) errors.run([&] {
-          const uint32_t d = to_sort[size_t(k)];
-          sort_hashes(kept.hashes.data() + kept.offsets[d], kept.set_size(d), thread_scratch, thread_counts);
-        });
+        for (int64_t k = 0; k < int64_t(to_sort.size()); ++k)
+          errors.run([&] { sort_set(to_sort[size_t(k)], thread_scratch, thread_counts); });
 #pragma omp for schedule(dynamic, 4)
         for (int64_t i = 0; i < int64_t(n); ++i) errors.run([&] {
           if (apart[size_t(i)]) sims[size_t(i)] = exact(by_b[lo + size_t(i)]);
@@ -230,7 +231,7 @@ void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b,
       }
       errors.rethrow();
     } else {
-      for (const uint32_t d : to_sort) sort_hashes(kept.hashes.data() + kept.offsets[d], kept.set_size(d), scratch, counts);
+      for (const uint32_t d : to_sort) sort_set(d, scratch, counts);
     }
     for (size_t i = 0; i < n; ++i) {
       const DeferredPair& p = by_b[lo + i];
