@@ -180,7 +180,7 @@ void BorderlineVerifier::defer_all(std::vector<DeferredPair> pairs) {
   }
 }
 
-void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b, ShingleSets& kept,
+void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b, SetCache& kept,
                                           std::vector<uint8_t>& sorted, UnionFind& uf, std::vector<ScoredPair>& out) {
   const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
   const bool every_pair = spec_.config.all_pairs;
@@ -193,7 +193,7 @@ void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b,
   // every one the serial order reads (the rest, joined within the chunk, are wasted work).
   // Their documents' sets are sorted first, each once, also on every thread.
   auto sort_set = [&](uint32_t d, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
-    sort_hashes(kept.hashes.data() + kept.offsets[d], kept.set_size(d), scratch, counts);
+    sort_hashes(kept.set(d), kept.set_size(d), scratch, counts);
   };
   const size_t chunk = threads > 1 ? size_t(threads) * check_pairs_per_thread : 1;
   std::vector<double> sims(chunk);
@@ -255,7 +255,7 @@ void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<Sc
 
 void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t(uint32_t)>& set_size,
                                 const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out,
-                                ShingleSets* kept) {
+                                SetCache* kept) {
   // The same pair comes from several bands, and (CUDA) pairs already joined when they
   // were found: only the distinct pairs still apart matter, the same on every backend.
   std::vector<DeferredPair> pairs;
@@ -282,7 +282,7 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t
 
 void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                                         const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
-                                        UnionFind& uf, std::vector<ScoredPair>& out, ShingleSets* kept) {
+                                        UnionFind& uf, std::vector<ScoredPair>& out, SetCache* kept) {
   const size_t docs = size_t(documents);
   std::vector<uint8_t> wanted(docs, 0);
   std::vector<uint8_t> sorted(kept ? docs : 0, 0);  // kept sets sorted so far

@@ -14,6 +14,7 @@
 #include "gpudedup/result.hpp"
 #include "host/core/union_find.hpp"
 #include "host/minhash/compute_backend.hpp"
+#include "host/minhash/set_cache.hpp"
 
 namespace gpudedup::detail {
 
@@ -126,22 +127,22 @@ class BorderlineVerifier {
   /// @throws data_error when the replay does not give a wanted document (input changed).
   /// `set_size(d)` gives document d's set size wherever the corpus is held. `kept`: every
   /// document's distinct hashes, kept from the sketch in any order (the engine's set
-  /// cache), read instead of the replay's texts, each sorted in place before its first
-  /// check; the same checks in the same order, so the same answer.
+  /// cache, set_cache.hpp), read instead of the replay's texts, each sorted in place
+  /// before its first check; the same checks in the same order, so the same answer.
   void decide(uint64_t documents, const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
-              UnionFind& uf, std::vector<ScoredPair>& out, ShingleSets* kept = nullptr);
+              UnionFind& uf, std::vector<ScoredPair>& out, SetCache* kept = nullptr);
 
   const BorderlineStats& stats() const { return stats_; }
 
  private:
   void decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                       const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay, UnionFind& uf,
-                      std::vector<ScoredPair>& out, ShingleSets* kept);
+                      std::vector<ScoredPair>& out, SetCache* kept);
   /// The pairs of one group (in (b, a) order) checked from the kept sets: the serial
   /// order's answer and stats, the similarities computed on every thread. A set is
   /// sorted in place when a check first reads it (`sorted` marks those done): a document
   /// whose pairs are all joined before their turn is never sorted.
-  void check_kept_pairs(const std::vector<DeferredPair>& by_b, ShingleSets& kept, std::vector<uint8_t>& sorted,
+  void check_kept_pairs(const std::vector<DeferredPair>& by_b, SetCache& kept, std::vector<uint8_t>& sorted,
                         UnionFind& uf, std::vector<ScoredPair>& out);
   void join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out);
 

@@ -10,6 +10,7 @@
 #include "host/minhash/bucket_walk.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/minhash_fold.hpp"
+#include "host/minhash/set_cache.hpp"
 #include "host/core/parallel_errors.hpp"
 #include "host/core/parallel_radix_sort.hpp"
 #include "host/core/radix_sort.hpp"
@@ -45,89 +46,110 @@ class CpuBackend final : public ComputeBackend {
   void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
               ShingleSets* sets) override {
     const size_t n = batch.size();
-    if (!sets) return sketch_range(batch, 0, n, signatures, set_sizes, nullptr);
-    // With the sets as an output, a window of text at a time: each thread writes its
-    // documents' sets into a buffer of its own, copied out in document order before the
-    // next window. The buffers are reserved once per call and given back at its end (a
-    // vector per set stayed in the threads' heaps through the band walk, the run's peak).
-    WindowSets window;
-    window.per_thread.resize(size_t(threads()));
+    if (sets) return sketch_sorted_sets(batch, signatures, set_sizes, *sets);
+    if (cache_ && cache_->bytes() <= cache_budget_) return sketch_cached_sets(batch, signatures, set_sizes);
+    sketch_range(batch, 0, n, signatures, set_sizes, nullptr);
+  }
+
+  /// The sorted sets as an output (--verify exact), a window of text at a time: each
+  /// thread writes its documents' sets into an arena of its own, copied out in document
+  /// order before the next window. The arenas are reserved once per call and given back
+  /// at its end (a vector per set stayed in the threads' heaps through the band walk,
+  /// the run's peak).
+  void sketch_sorted_sets(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes, ShingleSets& sets) {
+    const size_t n = batch.size();
+    std::vector<PodBuffer<uint64_t>> arenas(static_cast<size_t>(threads()));
+    std::vector<SetPlace> places;
     // A window of W bytes has at most W shingles: each thread's share of them, and room
-    // for an uneven share (a buffer grows past it); no more than the window's whole, so
+    // for an uneven share (an arena grows past it); no more than the window's whole, so
     // a small batch reserves little (a process's address space may be limited).
     const size_t window_hashes = std::min(sets_window_bytes, batch.bytes.size());
-    for (auto& buffer : window.per_thread) buffer.reserve(2 * window_hashes / window.per_thread.size() + 4096);
+    for (auto& arena : arenas) arena.reserve(2 * window_hashes / arenas.size() + 4096);
     for (size_t lo = 0; lo < n;) {
-      if (sets->hashes.size() * sizeof(uint64_t) > set_bytes_limit_) {  // no more sets wanted
-        sketch_range(batch, lo, n, signatures, set_sizes, nullptr);
-        break;
-      }
-      size_t hi = lo + 1;
-      while (hi < n && batch.offsets[hi + 1] - batch.offsets[lo] <= sets_window_bytes) ++hi;
-      for (auto& buffer : window.per_thread) buffer.clear();
-      sketch_range(batch, lo, hi, signatures, set_sizes, &window);
-      const size_t first = sets->offsets.size();
-      for (size_t d = lo; d < hi; ++d) sets->offsets.push_back(sets->offsets.back() + set_sizes[d]);
-      const uint64_t base = sets->offsets[first - 1];
-      uint64_t* out = sets->hashes.append_uninitialized(size_t(sets->offsets.back() - base));
+      const size_t hi = window_end(batch, lo);
+      for (auto& arena : arenas) arena.clear();
+      places.resize(hi - lo);
+      sketch_range(batch, lo, hi, signatures, set_sizes, &arenas, places.data(), true);
+      const size_t first = sets.offsets.size();
+      for (size_t d = lo; d < hi; ++d) sets.offsets.push_back(sets.offsets.back() + set_sizes[d]);
+      const uint64_t base = sets.offsets[first - 1];
+      uint64_t* out = sets.hashes.append_uninitialized(size_t(sets.offsets.back() - base));
       // Copied on every thread: the copy faults the new pages in, a serial tenth otherwise.
 #pragma omp parallel for num_threads(threads()) schedule(dynamic, sketch_chunk)
       for (int64_t d = int64_t(lo); d < int64_t(hi); ++d) {
-        const auto [thread, at] = window.at[size_t(d) - lo];
-        const uint64_t* from = window.per_thread[thread].data() + at;
-        std::copy(from, from + set_sizes[d], out + (sets->offsets[first + size_t(d) - lo - 1] - base));
+        const SetPlace at = places[size_t(d) - lo];
+        const uint64_t* from = arenas[at.arena()].data() + at.at();
+        std::copy(from, from + set_sizes[d], out + (sets.offsets[first + size_t(d) - lo - 1] - base));
       }
       lo = hi;
     }
   }
 
-  /// One window's sets: each thread's appended to its own buffer, and where each
-  /// document's starts (thread, offset); its length is its set size.
-  struct WindowSets {
-    std::vector<PodBuffer<uint64_t>> per_thread;
-    std::vector<std::pair<size_t, uint64_t>> at;
-
-    void keep(size_t document, const uint64_t* set, size_t size) {
-      const size_t thread = size_t(omp_get_thread_num());
-      at[document] = {thread, per_thread[thread].size()};
-      per_thread[thread].append(set, size);
+  /// The sets into the cache (cache_sets), left in the threads' arenas where the sketch
+  /// wrote them, a window of text at a time until the cache passes its budget; the rest
+  /// of the batch without sets.
+  void sketch_cached_sets(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes) {
+    const size_t n = batch.size();
+    cache_->use_threads(size_t(threads()));
+    // A start that grows by realloc (large blocks move without a copy: pod_buffer.hpp);
+    // a reservation of the window's size took the address space the threads' stacks
+    // need under a limit on it (ulimit -v).
+    for (auto& arena : cache_->arenas()) arena.reserve(std::min(sets_window_bytes, batch.bytes.size()) / 16 + 4096);
+    for (size_t lo = 0; lo < n;) {
+      if (cache_->bytes() > cache_budget_) {  // no more sets wanted
+        sketch_range(batch, lo, n, signatures, set_sizes, nullptr);
+        break;
+      }
+      const size_t hi = window_end(batch, lo);
+      const size_t first = cache_->add_documents(hi - lo);
+      sketch_range(batch, lo, hi, signatures, set_sizes, &cache_->arenas(), cache_->places(first), false);
+      std::copy(set_sizes + lo, set_sizes + hi, cache_->sizes(first));
+      lo = hi;
     }
-  };
+  }
 
-  /// Documents [lo, hi) of the batch; their sets to `kept` (document d - lo) when it is
-  /// not null: sorted, or in any order for a cache of sets (cache_sets).
+  /// The end of the window of text that starts at document lo: one document at least.
+  size_t window_end(const DocumentBatch& batch, size_t lo) const {
+    size_t hi = lo + 1;
+    while (hi < batch.size() && batch.offsets[hi + 1] - batch.offsets[lo] <= sets_window_bytes) ++hi;
+    return hi;
+  }
+
+  /// Documents [lo, hi) of the batch. With `arenas`, each document's set is appended to
+  /// its thread's arena and placed at places[d - lo]: sorted when `sorted`, else in the
+  /// order the hashes were first seen.
   void sketch_range(const DocumentBatch& batch, size_t lo, size_t hi, uint32_t* signatures, uint32_t* set_sizes,
-                    WindowSets* kept) {
+                    std::vector<PodBuffer<uint64_t>>* arenas, SetPlace* places = nullptr, bool sorted = false) {
     const uint32_t P = spec_.config.minhash.num_perm;
-    if (kept) kept->at.resize(hi - lo);
     detail::ParallelErrors errors;
 #pragma omp parallel num_threads(threads())
     {
       ShingleScratch scratch;
-      scratch.keep_distinct = kept != nullptr;
+      const size_t thread = size_t(omp_get_thread_num());
+      PodBuffer<uint64_t>* arena = arenas ? &(*arenas)[thread] : nullptr;
+      scratch.distinct = arena;
       std::vector<uint64_t> sort_scratch;
       std::vector<uint32_t> sort_counts;
       std::vector<uint32_t> keys;
       std::vector<uint64_t> oph_mask((P + 63) / 64);
 #pragma omp for schedule(dynamic, sketch_chunk)
       for (int64_t d = int64_t(lo); d < int64_t(hi); ++d) errors.run([&] {
+        const uint64_t at = arena ? arena->size() : 0;
         // A sample is taken from the sorted set: sort, then fold its keys.
         if (spec_.shingles.sample != SampleKind::none) {
           // Built in scratch and copied out at its size: a sample is much smaller than
-          // the set it came from, and a kept vector would otherwise keep that capacity.
+          // the set it came from.
           std::vector<uint64_t>& set = scratch.set;
           shingle_set(spec_.shingles, batch.text(size_t(d)), scratch.text, set);
-          if (kept) kept->keep(size_t(d) - lo, set.data(), set.size());
+          if (arena) arena->append(set.data(), set.size());
           keys.resize(set.size());
           for (size_t i = 0; i < keys.size(); ++i) keys[i] = fold_key(set[i]);
           set_sizes[d] = uint32_t(set.size());
-        } else {  // the minima and the count from a hash set; the set sorted only when an output
+        } else {  // the minima and the count from a hash set (its new hashes to the arena)
           set_sizes[d] = uint32_t(distinct_shingle_keys(spec_.shingles, batch.text(size_t(d)), scratch, keys));
-          if (kept) {  // the distinct hashes only: under half the shingles of real text
-            if (sets_sorted_) sort_hashes(scratch.distinct, sort_scratch, sort_counts);
-            kept->keep(size_t(d) - lo, scratch.distinct.data(), scratch.distinct.size());
-          }
+          if (arena && sorted) sort_hashes(arena->data() + at, set_sizes[d], sort_scratch, sort_counts);
         }
+        if (arena) places[size_t(d) - lo] = SetPlace(thread, at);
         uint32_t* sig = signatures + size_t(d) * P;
         std::fill(sig, sig + P, empty_signature_value);
         if (spec_.config.minhash.family == SketchFamily::oph) {
@@ -141,9 +163,9 @@ class CpuBackend final : public ComputeBackend {
     errors.rethrow();
   }
 
-  void cache_sets(uint64_t bytes) override {
-    set_bytes_limit_ = bytes ? bytes : UINT64_MAX;
-    sets_sorted_ = bytes == 0;
+  void cache_sets(SetCache* cache, uint64_t bytes) override {
+    cache_ = cache;
+    cache_budget_ = bytes;
   }
 
   void band_pairs(const CorpusView& corpus, uint32_t band, uint32_t rows,
@@ -293,8 +315,8 @@ class CpuBackend final : public ComputeBackend {
     uint64_t candidates = 0;
   };
   SketchSpec spec_;
-  uint64_t set_bytes_limit_ = UINT64_MAX;
-  bool sets_sorted_ = true;  ///< false for a cache of sets (cache_sets): its reader sorts
+  SetCache* cache_ = nullptr;  ///< cache_sets()
+  uint64_t cache_budget_ = 0;
   MinhashFolder folder_;
   oph_params oph_;
   std::vector<KeyDoc> keys_;

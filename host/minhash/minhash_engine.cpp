@@ -40,11 +40,12 @@ struct MinHashEngine::Impl {
   LshParams lsh;
   Signatures signatures;
   std::vector<uint32_t> set_sizes;
-  ShingleSets sets;
+  ShingleSets sets;  ///< --verify exact: every document's sorted set
   bool keep_sets = false;
-  /// Under --verify auto on the CPU: `sets` holds every document's set for the exact
-  /// check, while they fit set_cache_budget (then dropped for good: the check reads the
-  /// texts again).
+  /// Under --verify auto on the CPU: `set_cache` holds every document's set for the
+  /// exact check, while they fit set_cache_budget (then dropped for good: the check
+  /// reads the texts again).
+  detail::SetCache set_cache;
   bool caching_sets = false;
   uint64_t set_cache_budget = 0;
   std::optional<detail::BorderlineVerifier> borderline;  // --verify auto
@@ -83,16 +84,13 @@ struct MinHashEngine::Impl {
   void drop_set_cache() {
     if (!caching_sets) return;
     caching_sets = false;
-    sets = ShingleSets();
-    compute->cache_sets(0);
+    set_cache = detail::SetCache();
+    compute->cache_sets(nullptr, 0);
     // The sets' many vectors freed on the heap would otherwise stay with the process
     // through the band walk, whose peak is the run's.
     ::malloc_trim(0);
   }
 
-  uint64_t set_cache_bytes() const {
-    return sets.hashes.size() * sizeof(uint64_t) + sets.offsets.size() * sizeof(uint64_t);
-  }
 
   /// Moves what is held to a new spill store; from here on documents go there.
   void start_spill() {
@@ -350,9 +348,9 @@ struct MinHashEngine::Impl {
       release_rows();
       borderline->defer_all(deferred->take());
       deferred.reset();
-      const bool cached = caching_sets && replay && sets.size() == r.documents;
+      const bool cached = caching_sets && replay && set_cache.size() == r.documents;
       borderline->decide(r.documents, [&](uint32_t d) { return set_size(d); }, replay, uf, r.pairs,
-                         cached ? &sets : nullptr);
+                         cached ? &set_cache : nullptr);
       drop_set_cache();
       seconds.candidates += seconds_since(t0);
     }
@@ -398,7 +396,7 @@ MinHashEngine::MinHashEngine(const Config& config) : impl_(std::make_unique<Impl
   // The device path would bring every set back to the host; there the replay reads again.
   s.set_cache_budget = std::min(config.verify_memory, s.memory_limit / 4);
   s.caching_sets = s.borderline && s.backend == Backend::cpu && s.set_cache_budget > 0;
-  if (s.caching_sets) s.compute->cache_sets(s.set_cache_budget);
+  if (s.caching_sets) s.compute->cache_sets(&s.set_cache, s.set_cache_budget);
 }
 
 MinHashEngine::~MinHashEngine() = default;
@@ -468,8 +466,8 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   s.signatures.values.resize((first + batch.size()) * P);
   s.set_sizes.resize(first + batch.size());
   s.compute->sketch_rows(batch, first, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
-                         s.keep_sets || s.caching_sets ? &s.sets : nullptr);
-  if (s.caching_sets && (s.sets.size() != s.set_sizes.size() || s.set_cache_bytes() > s.set_cache_budget))
+                         s.keep_sets ? &s.sets : nullptr);
+  if (s.caching_sets && (s.set_cache.size() != s.set_sizes.size() || s.set_cache.bytes() > s.set_cache_budget))
     s.drop_set_cache();
   s.seconds.sketch += seconds_since(t0);
   return s.spec.config.first_document_number + first;

@@ -23,7 +23,7 @@ class DistinctTable {
 
   /// Appends fold_key(h) to `keys` for each hash of h[0, count) not seen before, and h
   /// itself to *distinct when it is not null.
-  void add_block(const uint64_t* h, size_t count, std::vector<uint32_t>& keys, std::vector<uint64_t>* distinct) {
+  void add_block(const uint64_t* h, size_t count, std::vector<uint32_t>& keys, PodBuffer<uint64_t>* distinct) {
     uint64_t* table = storage_.data();
     size_t mask = slots_ - 1;
     for (size_t i = 0; i < count; ++i) __builtin_prefetch(table + (size_t(h[i]) & mask));
@@ -79,7 +79,6 @@ class DistinctTable {
 size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, ShingleScratch& scratch,
                              std::vector<uint32_t>& keys) {
   keys.clear();
-  scratch.distinct.clear();
   const size_t n = normalize_into(spec, text, scratch.text);
   if (n == 0) return 0;
   // A text of n bytes has at most n shingles (one per code-point start): 2n slots hold
@@ -88,9 +87,9 @@ size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, Shi
   while (slots < 2 * n && slots < (size_t(1) << 15)) slots *= 2;
   DistinctTable table(scratch.table, slots);
   keys.reserve(std::min(n, size_t(1) << 16));
-  std::vector<uint64_t>* distinct = scratch.keep_distinct ? &scratch.distinct : nullptr;
-  for_each_shingle_blocks(spec, scratch.text.data(), n,
-                         [&](const uint64_t* h, size_t count) { table.add_block(h, count, keys, distinct); });
+  for_each_shingle_blocks(spec, scratch.text.data(), n, [&](const uint64_t* h, size_t count) {
+    table.add_block(h, count, keys, scratch.distinct);
+  });
   return keys.size();
 }
 

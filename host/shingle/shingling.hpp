@@ -9,6 +9,7 @@
 #include "gpudedup/detail/normalize.hpp"
 #include "gpudedup/detail/shingle.hpp"
 #include "gpudedup/detail/shingle_spec.hpp"
+#include "gpudedup/pod_buffer.hpp"
 #include "host/shingle/window_hash.hpp"
 
 namespace gpudedup::detail {
@@ -153,10 +154,9 @@ struct ShingleScratch {
   std::vector<uint8_t> text;
   std::vector<uint64_t> table;
   std::vector<uint64_t> set;  ///< a sorted (sampled) set that is not itself an output
-  /// When keep_distinct is set, distinct_shingle_keys also stores each distinct hash here
-  /// (first-seen order): a set sorted from them costs a sort of the distinct hashes only.
-  bool keep_distinct = false;
-  std::vector<uint64_t> distinct;
+  /// When set, distinct_shingle_keys also appends each distinct hash here (first-seen
+  /// order): a set sorted from them costs a sort of the distinct hashes only.
+  PodBuffer<uint64_t>* distinct = nullptr;
 };
 
 /// What MinHash needs of a document without sorting its shingle set: stores in `keys`

@@ -65,6 +65,10 @@ class PodBuffer {
     if (n) std::memcpy(p_ + old, src, n * sizeof(T));
     n_ = old + n;
   }
+  void push_back(T value) {
+    if (n_ == cap_) reserve(cap_ < 16 ? 16 : cap_ + cap_ / 2);
+    p_[n_++] = value;
+  }
   /// Grows by n elements left unwritten and returns the first: several threads may then
   /// fill parts of them (and fault their pages in) at once.
   T* append_uninitialized(size_t n) {

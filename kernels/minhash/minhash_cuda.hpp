@@ -16,6 +16,8 @@
 
 namespace gpudedup::detail {
 
+class SetCache;  // host/minhash/set_cache.hpp
+
 /// What both backends need to know to sketch and verify.
 struct SketchSpec {
   Config config;
@@ -64,13 +66,16 @@ class ComputeBackend {
     (void)first;
     sketch(batch, signatures, set_sizes, sets);
   }
-  /// With `bytes` > 0, sketch()'s `sets` are for a cache that the exact check of --verify
-  /// auto reads (MinHashEngine): each document's distinct hashes in any order (the check
-  /// sorts those it reads), and no more sets are appended once `sets` holds more than
-  /// `bytes` of hashes (the rest of that call's are left out, so it holds fewer sets than
-  /// documents: the cache gives up without first holding a whole batch's). 0: sorted
-  /// sets, all of them. A backend may ignore it (its sets are then sorted and all there).
-  virtual void cache_sets(uint64_t bytes) { (void)bytes; }
+  /// With a `cache`, sketch() called without `sets` also keeps each document's distinct
+  /// hashes there, in any order, for the exact check of --verify auto (MinHashEngine;
+  /// the check sorts those it reads), until the cache holds more than `bytes`: the rest
+  /// of that call's are left out (the cache then holds fewer sets than documents and
+  /// gives up without first holding a whole batch's). nullptr: no cache. A backend may
+  /// ignore it (the cache then holds no set, and the check reads the texts again).
+  virtual void cache_sets(SetCache* cache, uint64_t bytes) {
+    (void)cache;
+    (void)bytes;
+  }
   /// Writes every output of sketch_rows() that is still pending (waits for the device).
   virtual void flush() {}
   /// Forgets the corpus rows held on the device (the engine moved its corpus elsewhere,

@@ -11,6 +11,7 @@
 
 #include "gpudedup/minhash.hpp"
 #include "host/minhash/compute_backend.hpp"
+#include "host/minhash/set_cache.hpp"
 
 using namespace gpudedup;
 
@@ -52,26 +53,38 @@ TEST(CpuSketchSets, SetsAreShingleSetsAndSignaturesUnchangedAcrossWindows) {
   for (size_t d = 0; d < batch.size(); ++d) ASSERT_EQ(sets.set_size(d), with_sizes[d]) << d;
 
   // For a cache of sets (cache_sets): the same sets in any order, all of them within the
-  // budget; past it the call stops appending sets, and the signatures do not change.
-  backend->cache_sets(uint64_t(1) << 40);
-  ShingleSets cached;
-  backend->sketch(batch, with.data(), with_sizes.data(), &cached);
+  // budget, without `sets`; past it the call stops placing sets, and the signatures do
+  // not change.
+  detail::SetCache cache;
+  backend->cache_sets(&cache, uint64_t(1) << 40);
+  backend->sketch(batch, with.data(), with_sizes.data(), nullptr);
   EXPECT_EQ(with, plain);
-  ASSERT_EQ(cached.offsets, expected.offsets);
+  ASSERT_EQ(cache.size(), batch.size());
+  EXPECT_GE(cache.arenas().size(), 2u);
   for (size_t d = 0; d < batch.size(); ++d) {
-    std::vector<uint64_t> set(cached.set(d), cached.set(d) + cached.set_size(d));
+    ASSERT_EQ(cache.set_size(d), expected.set_size(d)) << d;
+    std::vector<uint64_t> set(cache.set(d), cache.set(d) + cache.set_size(d));
     std::sort(set.begin(), set.end());
     ASSERT_TRUE(std::equal(set.begin(), set.end(), expected.set(d))) << d;
   }
-  backend->cache_sets(1);
-  ShingleSets stopped;
+  // A second call appends the next batch's documents after the first's.
+  backend->sketch(batch, with.data(), with_sizes.data(), nullptr);
+  ASSERT_EQ(cache.size(), 2 * batch.size());
+  for (size_t d = 0; d < batch.size(); d += 7) {
+    std::vector<uint64_t> set(cache.set(batch.size() + d), cache.set(batch.size() + d) + cache.set_size(d));
+    std::sort(set.begin(), set.end());
+    ASSERT_TRUE(std::equal(set.begin(), set.end(), expected.set(d))) << d;
+  }
+  detail::SetCache stopped;
+  backend->cache_sets(&stopped, 1);
   std::fill(with.begin(), with.end(), 0u);
-  backend->sketch(batch, with.data(), with_sizes.data(), &stopped);
+  backend->sketch(batch, with.data(), with_sizes.data(), nullptr);
   EXPECT_EQ(with, plain);
   EXPECT_EQ(with_sizes, plain_sizes);
   EXPECT_GT(stopped.size(), 0u);
   EXPECT_LT(stopped.size(), batch.size()) << "the first window passes the budget: no later window's sets";
-  backend->cache_sets(0);  // sorted sets again, all of them
+  for (size_t d = 0; d < stopped.size(); ++d) ASSERT_EQ(stopped.set_size(d), expected.set_size(d)) << d;
+  // With a ShingleSets as the output, the sorted sets, all of them, whatever the cache.
   ShingleSets again;
   backend->sketch(batch, with.data(), with_sizes.data(), &again);
   EXPECT_TRUE(again.hashes == expected.hashes);

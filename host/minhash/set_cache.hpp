@@ -1,0 +1,73 @@
+#pragma once
+// --verify auto's cache of shingle sets (MinHashEngine, CPU backend): every document's
+// distinct hashes, kept by the sketch so that the exact check of borderline pairs
+// (borderline_verify.hpp) reads no text again. Each sketching thread appends the hashes
+// of its documents to an arena of its own as the distinct-key table finds them; a
+// document's set is contiguous in one arena, in first-seen order until the check sorts
+// it in place. No copy into document order: a CSR array cost a second write of every
+// hash and the pages of a window buffer (docs/performance.md).
+#include <cstdint>
+#include <vector>
+
+#include "gpudedup/pod_buffer.hpp"
+
+namespace gpudedup::detail {
+
+/// Where a set lies: its arena and its first hash's index there (48 bits: 2^48 hashes).
+class SetPlace {
+ public:
+  SetPlace() = default;
+  SetPlace(size_t arena, uint64_t at) : packed_(uint64_t(arena) << 48 | at) {}
+  size_t arena() const { return size_t(packed_ >> 48); }
+  uint64_t at() const { return packed_ & ((uint64_t(1) << 48) - 1); }
+
+ private:
+  uint64_t packed_ = 0;
+};
+
+class SetCache {
+ public:
+  /// The arenas of `threads` threads (there are never fewer than asked).
+  void use_threads(size_t threads) {
+    if (arenas_.size() < threads) arenas_.resize(threads);
+  }
+  std::vector<PodBuffer<uint64_t>>& arenas() { return arenas_; }
+
+  /// Room for n more documents, placed by place(); returns the first one's number.
+  size_t add_documents(size_t n) {
+    const size_t first = places_.size();
+    places_.resize(first + n);
+    sizes_.resize(first + n);
+    return first;
+  }
+  SetPlace* places(size_t first) { return places_.data() + first; }
+  uint32_t* sizes(size_t first) { return sizes_.data() + first; }
+  /// Forgets documents [n, size()): the sets a budget left out (their hashes stay in
+  /// the arenas, unread).
+  void truncate(size_t n) {
+    places_.resize(n);
+    sizes_.resize(n);
+  }
+
+  size_t size() const { return places_.size(); }
+  uint32_t set_size(size_t d) const { return sizes_[d]; }
+  uint64_t* set(size_t d) {
+    const SetPlace p = places_[d];
+    return arenas_[p.arena()].data() + p.at();
+  }
+  const uint64_t* set(size_t d) const { return const_cast<SetCache*>(this)->set(d); }
+
+  /// Bytes of hashes held, and of the places and sizes.
+  uint64_t bytes() const {
+    uint64_t hashes = 0;
+    for (const auto& a : arenas_) hashes += a.size();
+    return hashes * sizeof(uint64_t) + places_.size() * (sizeof(SetPlace) + sizeof(uint32_t));
+  }
+
+ private:
+  std::vector<PodBuffer<uint64_t>> arenas_;
+  std::vector<SetPlace> places_;
+  std::vector<uint32_t> sizes_;
+};
+
+}  // namespace gpudedup::detail
