@@ -140,10 +140,10 @@ class BorderlineVerifier {
                       std::vector<ScoredPair>& out, SetCache* kept);
   /// The pairs of one group (in (b, a) order) checked from the kept sets: the serial
   /// order's answer and stats, the similarities computed on every thread. A set is
-  /// sorted in place when a check first reads it (`sorted` marks those done): a document
+  /// sorted in place when a check first reads it (SetCache::sorted_set): a document
   /// whose pairs are all joined before their turn is never sorted.
-  void check_kept_pairs(const std::vector<DeferredPair>& by_b, SetCache& kept, std::vector<uint8_t>& sorted,
-                        UnionFind& uf, std::vector<ScoredPair>& out);
+  void check_kept_pairs(const std::vector<DeferredPair>& by_b, SetCache& kept, UnionFind& uf,
+                        std::vector<ScoredPair>& out);
   void join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out);
 
   SketchSpec spec_;

@@ -6,10 +6,14 @@
 // document's set is contiguous in one arena, in first-seen order until the check sorts
 // it in place. No copy into document order: a CSR array cost a second write of every
 // hash and the pages of a window buffer (docs/performance.md).
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <thread>
 #include <vector>
 
 #include "gpudedup/pod_buffer.hpp"
+#include "host/core/radix_sort.hpp"
 
 namespace gpudedup::detail {
 
@@ -57,6 +61,30 @@ class SetCache {
   }
   const uint64_t* set(size_t d) const { return const_cast<SetCache*>(this)->set(d); }
 
+  /// Readies sorted_set() for the documents held (none sorted yet). Not thread-safe.
+  void begin_sorting() { sort_states_ = std::make_unique<std::atomic<uint8_t>[]>(places_.size()); }
+  /// Document d's set, sorted in place the first time it is asked for (begin_sorting()
+  /// first): on any thread, each set sorted once; a thread that asks for a set another
+  /// one is sorting waits for it (microseconds: a few thousand hashes).
+  const uint64_t* sorted_set(size_t d, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
+    std::atomic<uint8_t>& state = sort_states_[d];
+    for (;;) {
+      uint8_t seen = state.load(std::memory_order_acquire);
+      if (seen == sorted) return set(d);
+      if (seen == unsorted && state.compare_exchange_strong(seen, sorting, std::memory_order_acquire)) {
+        try {
+          sort_hashes(set(d), set_size(d), scratch, counts);
+        } catch (...) {
+          state.store(unsorted, std::memory_order_release);  // a waiting thread tries itself
+          throw;
+        }
+        state.store(sorted, std::memory_order_release);
+        return set(d);
+      }
+      std::this_thread::yield();
+    }
+  }
+
   /// Bytes of hashes held, and of the places and sizes.
   uint64_t bytes() const {
     uint64_t hashes = 0;
@@ -68,6 +96,8 @@ class SetCache {
   std::vector<PodBuffer<uint64_t>> arenas_;
   std::vector<SetPlace> places_;
   std::vector<uint32_t> sizes_;
+  enum : uint8_t { unsorted, sorting, sorted };
+  std::unique_ptr<std::atomic<uint8_t>[]> sort_states_;
 };
 
 }  // namespace gpudedup::detail

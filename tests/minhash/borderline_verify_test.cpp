@@ -403,7 +403,8 @@ std::vector<std::string> crowded_families(uint64_t seed, int families, int size)
 // The exact checks of kept sets run on every thread in chunks (check_kept_pairs), the
 // serial order deciding which pairs are checked: at 1 to 4 threads the answer, its
 // order and every count are those of the serial replay, though a chunk computes pairs
-// that an earlier pair of the same chunk joins.
+// that an earlier run of the same chunk joins, and a run skips the partners of a
+// cluster it passed with.
 TEST(BorderlineVerify, ExactChecksOnSeveralThreadsGiveTheSerialAnswer) {
   const auto texts = crowded_families(47, 60, 20);
   Config reread = cpu(VerifyMode::automatic);
@@ -424,6 +425,21 @@ TEST(BorderlineVerify, ExactChecksOnSeveralThreadsGiveTheSerialAnswer) {
     for (const char* key : {"verify_borderline_pairs", "verify_exact_pairs", "verify_exact_passed",
                             "verify_skipped_joined"})
       EXPECT_EQ(kept.stats.at(key), serial.stats.at(key)) << key;
+  }
+  // With every passing pair wanted (all_pairs) no check is skipped: the same on threads.
+  reread.all_pairs = true;
+  const AutoRun every = run_auto(reread, texts, 1);
+  EXPECT_EQ(every.stats.at("verify_skipped_joined"), "0");
+  for (const int threads : {2, 3}) {
+    SCOPED_TRACE(threads);
+    Config c = cpu(VerifyMode::automatic);
+    c.all_pairs = true;
+    c.threads = threads;
+    const AutoRun kept = run_auto(c, texts, 1);
+    EXPECT_EQ(kept.replays, 0u);
+    expect_same_answer(every.result, kept.result);
+    for (const char* key : {"verify_exact_pairs", "verify_exact_passed"})
+      EXPECT_EQ(kept.stats.at(key), every.stats.at(key)) << key;
   }
 }
 
