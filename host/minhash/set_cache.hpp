@@ -37,7 +37,8 @@ class SetCache {
   }
   std::vector<PodBuffer<uint64_t>>& arenas() { return arenas_; }
 
-  /// Room for n more documents, placed by place(); returns the first one's number.
+  /// Room for n more documents, each then written through places() and sizes() (the
+  /// sketch's threads place their documents); returns the first one's number.
   size_t add_documents(size_t n) {
     const size_t first = places_.size();
     places_.resize(first + n);
@@ -46,12 +47,6 @@ class SetCache {
   }
   SetPlace* places(size_t first) { return places_.data() + first; }
   uint32_t* sizes(size_t first) { return sizes_.data() + first; }
-  /// Forgets documents [n, size()): the sets a budget left out (their hashes stay in
-  /// the arenas, unread).
-  void truncate(size_t n) {
-    places_.resize(n);
-    sizes_.resize(n);
-  }
 
   size_t size() const { return places_.size(); }
   uint32_t set_size(size_t d) const { return sizes_[d]; }
