@@ -45,10 +45,17 @@ class CpuBackend final : public ComputeBackend {
 
   void sketch(const DocumentBatch& batch, uint32_t* signatures, uint32_t* set_sizes,
               ShingleSets* sets) override {
-    const size_t n = batch.size();
     if (sets) return sketch_sorted_sets(batch, signatures, set_sizes, *sets);
-    if (cache_ && cache_->bytes() <= cache_budget_) return sketch_cached_sets(batch, signatures, set_sizes);
-    sketch_range(batch, 0, n, signatures, set_sizes, nullptr);
+    sketch_range(batch, 0, batch.size(), signatures, set_sizes, nullptr);
+  }
+
+  /// Rows of the corpus: their sets to the cache too while it holds every row before
+  /// them and is within its budget (a batch only sketched, sketch(), keeps none).
+  void sketch_rows(const DocumentBatch& batch, uint64_t first, uint32_t* signatures, uint32_t* set_sizes,
+                   ShingleSets* sets) override {
+    if (!sets && cache_ && cache_->size() == first && cache_->bytes() <= cache_budget_)
+      return sketch_cached_sets(batch, signatures, set_sizes);
+    sketch(batch, signatures, set_sizes, sets);
   }
 
   /// The sorted sets as an output (--verify exact), a window of text at a time: each

@@ -66,12 +66,13 @@ class ComputeBackend {
     (void)first;
     sketch(batch, signatures, set_sizes, sets);
   }
-  /// With a `cache`, sketch() called without `sets` also keeps each document's distinct
+  /// With a `cache`, sketch_rows() called without `sets` also keeps each row's distinct
   /// hashes there, in any order, for the exact check of --verify auto (MinHashEngine;
-  /// the check sorts those it reads), until the cache holds more than `bytes`: the rest
-  /// of that call's are left out (the cache then holds fewer sets than documents and
-  /// gives up without first holding a whole batch's). nullptr: no cache. A backend may
-  /// ignore it (the cache then holds no set, and the check reads the texts again).
+  /// the check sorts those it reads), while the cache holds every row before `first`
+  /// and until it holds more than `bytes`: the rest of that call's are left out (the
+  /// cache then holds fewer sets than rows and gives up without first holding a whole
+  /// batch's). sketch() keeps none (its batch is no rows). nullptr: no cache. A backend
+  /// may ignore it (the cache then holds no set, and the check reads the texts again).
   virtual void cache_sets(SetCache* cache, uint64_t bytes) {
     (void)cache;
     (void)bytes;

@@ -58,6 +58,8 @@ TEST(CpuSketchSets, SetsAreShingleSetsAndSignaturesUnchangedAcrossWindows) {
   detail::SetCache cache;
   backend->cache_sets(&cache, uint64_t(1) << 40);
   backend->sketch(batch, with.data(), with_sizes.data(), nullptr);
+  EXPECT_EQ(cache.size(), 0u) << "a batch only sketched is no rows of the corpus";
+  backend->sketch_rows(batch, 0, with.data(), with_sizes.data(), nullptr);
   EXPECT_EQ(with, plain);
   ASSERT_EQ(cache.size(), batch.size());
   EXPECT_GE(cache.arenas().size(), 2u);
@@ -67,8 +69,11 @@ TEST(CpuSketchSets, SetsAreShingleSetsAndSignaturesUnchangedAcrossWindows) {
     std::sort(set.begin(), set.end());
     ASSERT_TRUE(std::equal(set.begin(), set.end(), expected.set(d))) << d;
   }
-  // A second call appends the next batch's documents after the first's.
-  backend->sketch(batch, with.data(), with_sizes.data(), nullptr);
+  // A second call appends the next batch's rows after the first's; rows that do not
+  // follow the cache's are not kept.
+  backend->sketch_rows(batch, batch.size(), with.data(), with_sizes.data(), nullptr);
+  ASSERT_EQ(cache.size(), 2 * batch.size());
+  backend->sketch_rows(batch, 5 * batch.size(), with.data(), with_sizes.data(), nullptr);
   ASSERT_EQ(cache.size(), 2 * batch.size());
   for (size_t d = 0; d < batch.size(); d += 7) {
     std::vector<uint64_t> set(cache.set(batch.size() + d), cache.set(batch.size() + d) + cache.set_size(d));
@@ -78,7 +83,7 @@ TEST(CpuSketchSets, SetsAreShingleSetsAndSignaturesUnchangedAcrossWindows) {
   detail::SetCache stopped;
   backend->cache_sets(&stopped, 1);
   std::fill(with.begin(), with.end(), 0u);
-  backend->sketch(batch, with.data(), with_sizes.data(), nullptr);
+  backend->sketch_rows(batch, 0, with.data(), with_sizes.data(), nullptr);
   EXPECT_EQ(with, plain);
   EXPECT_EQ(with_sizes, plain_sizes);
   EXPECT_GT(stopped.size(), 0u);
