@@ -86,8 +86,8 @@ struct MinHashEngine::Impl {
     caching_sets = false;
     set_cache = detail::SetCache();
     compute->cache_sets(nullptr, 0);
-    // The sets' many vectors freed on the heap would otherwise stay with the process
-    // through the band walk, whose peak is the run's.
+    // Freed memory the heap kept (arenas still small, below the mmap threshold) would
+    // otherwise stay with the process through the band walk, whose peak is the run's.
     ::malloc_trim(0);
   }
 
@@ -465,8 +465,15 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   }
   s.signatures.values.resize((first + batch.size()) * P);
   s.set_sizes.resize(first + batch.size());
-  s.compute->sketch_rows(batch, first, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
-                         s.keep_sets ? &s.sets : nullptr);
+  try {
+    s.compute->sketch_rows(batch, first, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
+                           s.keep_sets ? &s.sets : nullptr);
+  } catch (...) {
+    // The cache may hold places of the failed window: a caller that goes on adding
+    // would otherwise check pairs against sets that were never written.
+    s.drop_set_cache();
+    throw;
+  }
   if (s.caching_sets && (s.set_cache.size() != s.set_sizes.size() || s.set_cache.bytes() > s.set_cache_budget))
     s.drop_set_cache();
   s.seconds.sketch += seconds_since(t0);

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "gpudedup/errors.hpp"
 #include "gpudedup/pod_buffer.hpp"
 #include "host/core/radix_sort.hpp"
 
@@ -31,8 +32,11 @@ class SetPlace {
 
 class SetCache {
  public:
+  static constexpr size_t max_arenas = size_t(1) << 16;
+
   /// The arenas of `threads` threads (there are never fewer than asked).
   void use_threads(size_t threads) {
+    GD_EXPECTS(threads <= max_arenas, "SetCache: at most 65,536 threads (a set's place keeps 16 bits of arena)");
     if (arenas_.size() < threads) arenas_.resize(threads);
   }
   std::vector<PodBuffer<uint64_t>>& arenas() { return arenas_; }

@@ -119,6 +119,8 @@ TEST(ParallelErrors, MinHashWithKeptSetsThrowsToTheCaller) {
   c.method = "minhash";
   c.verify = VerifyMode::exact;  // the sorted sets are kept
   EXPECT_GT(fail_each_guarded_call([&] { run_method(c); }), 0);
+  c.verify = VerifyMode::automatic;  // the set cache's arenas are filled
+  EXPECT_GT(fail_each_guarded_call([&] { run_method(c); }), 0);
 }
 
 TEST(ParallelErrors, SimHashIdfAndBloomLshThrowToTheCaller) {

@@ -59,7 +59,10 @@ TEST(CpuSketchSets, SetsAreShingleSetsAndSignaturesUnchangedAcrossWindows) {
   backend->cache_sets(&cache, uint64_t(1) << 40);
   backend->sketch(batch, with.data(), with_sizes.data(), nullptr);
   EXPECT_EQ(cache.size(), 0u) << "a batch only sketched is no rows of the corpus";
+  std::fill(with.begin(), with.end(), 0u);
+  std::fill(with_sizes.begin(), with_sizes.end(), 0u);
   backend->sketch_rows(batch, 0, with.data(), with_sizes.data(), nullptr);
+  EXPECT_EQ(with_sizes, plain_sizes);
   EXPECT_EQ(with, plain);
   ASSERT_EQ(cache.size(), batch.size());
   EXPECT_GE(cache.arenas().size(), 2u);
@@ -76,7 +79,8 @@ TEST(CpuSketchSets, SetsAreShingleSetsAndSignaturesUnchangedAcrossWindows) {
   backend->sketch_rows(batch, 5 * batch.size(), with.data(), with_sizes.data(), nullptr);
   ASSERT_EQ(cache.size(), 2 * batch.size());
   for (size_t d = 0; d < batch.size(); d += 7) {
-    std::vector<uint64_t> set(cache.set(batch.size() + d), cache.set(batch.size() + d) + cache.set_size(d));
+    ASSERT_EQ(cache.set_size(batch.size() + d), expected.set_size(d)) << d;
+    std::vector<uint64_t> set(cache.set(batch.size() + d), cache.set(batch.size() + d) + expected.set_size(d));
     std::sort(set.begin(), set.end());
     ASSERT_TRUE(std::equal(set.begin(), set.end(), expected.set(d))) << d;
   }
@@ -88,7 +92,12 @@ TEST(CpuSketchSets, SetsAreShingleSetsAndSignaturesUnchangedAcrossWindows) {
   EXPECT_EQ(with_sizes, plain_sizes);
   EXPECT_GT(stopped.size(), 0u);
   EXPECT_LT(stopped.size(), batch.size()) << "the first window passes the budget: no later window's sets";
-  for (size_t d = 0; d < stopped.size(); ++d) ASSERT_EQ(stopped.set_size(d), expected.set_size(d)) << d;
+  for (size_t d = 0; d < stopped.size(); ++d) {
+    ASSERT_EQ(stopped.set_size(d), expected.set_size(d)) << d;
+    std::vector<uint64_t> set(stopped.set(d), stopped.set(d) + stopped.set_size(d));
+    std::sort(set.begin(), set.end());
+    ASSERT_TRUE(std::equal(set.begin(), set.end(), expected.set(d))) << d;
+  }
   // With a ShingleSets as the output, the sorted sets, all of them, whatever the cache.
   ShingleSets again;
   backend->sketch(batch, with.data(), with_sizes.data(), &again);
