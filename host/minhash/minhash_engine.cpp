@@ -91,7 +91,6 @@ struct MinHashEngine::Impl {
     ::malloc_trim(0);
   }
 
-
   /// Moves what is held to a new spill store; from here on documents go there.
   void start_spill() {
     drop_set_cache();
