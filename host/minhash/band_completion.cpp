@@ -23,6 +23,7 @@
 
 #include "host/core/parallel_errors.hpp"
 #include "host/minhash/bucket_completion.hpp"
+#include "host/minhash/dense_bucket_completion.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -98,9 +99,15 @@ uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const Ban
   if (threads <= 0) threads = omp_get_max_threads();
   // A small band's completion stays here: the threads' meeting could cost more (on a
   // busy machine a time slice) than the work.
+  // Its crowds of mutually distinct clusters still use the threads, one bucket at a
+  // time (dense_bucket_completion.hpp).
   if (threads <= 1 || buckets < 2 || windowed.members.size() < parallel_members_min) {
     const PairCheck check = make_check(checks, checks.defer);
-    for (size_t i = 0; i < buckets; ++i) verified += complete_bucket(members(i), size(i), uf, check, joined);
+    for (size_t i = 0; i < buckets; ++i) {
+      verified += threads > 1 && dense_bucket(members(i), size(i), uf)
+                      ? complete_dense_bucket(members(i), size(i), uf, checks, threads, joined)
+                      : complete_bucket(members(i), size(i), uf, check, joined);
+    }
     return verified;
   }
   std::vector<uint32_t> roots(uf.size());

@@ -170,6 +170,18 @@ class CpuBackend final : public ComputeBackend {
     errors.rethrow();
   }
 
+  void begin_band_walk(const CorpusView& corpus, uint32_t bands, uint32_t rows) override {
+    end_band_walk();
+    walk_ = {corpus, bands, rows};
+  }
+
+  void end_band_walk() override {
+    walk_ = BandWalk();
+    std::vector<std::vector<KeyDoc>>().swap(ahead_);
+    std::vector<std::vector<KeyDoc>>().swap(ahead_scratch_);
+    ahead_ready_.clear();
+  }
+
   void cache_sets(SetCache* cache, uint64_t bytes) override {
     cache_ = cache;
     cache_budget_ = bytes;
@@ -202,25 +214,62 @@ class CpuBackend final : public ComputeBackend {
   }
 
  private:
+  struct KeyDoc {
+    uint64_t key;
+    uint32_t doc;
+  };
+
   /// Fills keys_ with (band key, document) for every non-empty document, sorted by key,
-  /// equal keys in document order. The keys are hashed on every thread.
+  /// equal keys in document order. The keys are hashed on every thread; below
+  /// parallel_keys_min documents a band is one thread's work, so within a walk
+  /// (begin_band_walk) the threads sort the next bands at once, one band each, each kept
+  /// until it is walked.
   void sort_band(const CorpusView& corpus, uint32_t band, uint32_t rows) {
+    const size_t n = corpus.signatures->size();
+    const int nt = threads();
+    const bool ahead = walk_.corpus.signatures == corpus.signatures && walk_.corpus.set_sizes == corpus.set_sizes &&
+                       walk_.rows == rows && band < walk_.bands && n < parallel_keys_min && nt > 1;
+    if (!ahead) {
+      band_keys(corpus, band, rows, nt, keys_, scratch_);
+      return;
+    }
+    if (band < ahead_first_ || band >= ahead_first_ + ahead_.size() || !ahead_ready_[band - ahead_first_]) {
+      const uint32_t last = std::min(band + uint32_t(nt), walk_.bands);
+      ahead_.resize(last - band);
+      ahead_ready_.assign(last - band, 1);
+      ahead_first_ = band;
+      if (ahead_scratch_.size() < ahead_.size()) ahead_scratch_.resize(ahead_.size());
+      detail::ParallelErrors errors;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+      for (int64_t i = 0; i < int64_t(ahead_.size()); ++i) errors.run([&] {
+        band_keys(corpus, band + uint32_t(i), rows, 1, ahead_[size_t(i)], ahead_scratch_[size_t(i)]);
+      });
+      errors.rethrow();
+    }
+    keys_.swap(ahead_[band - ahead_first_]);
+    ahead_ready_[band - ahead_first_] = 0;  // walked once; a second walk sorts it again
+  }
+
+  /// Band `band`'s (key, document) entries of the non-empty documents into `keys`, sorted
+  /// by key, equal keys in document order, on `nt` threads.
+  void band_keys(const CorpusView& corpus, uint32_t band, uint32_t rows, int nt, std::vector<KeyDoc>& keys,
+                 std::vector<KeyDoc>& scratch) const {
     const Signatures& sigs = *corpus.signatures;
     const auto& sizes = *corpus.set_sizes;
     const size_t n = sigs.size();
-    keys_.resize(n);
+    keys.resize(n);
     int64_t empty = 0;
-#pragma omp parallel for num_threads(n >= parallel_keys_min ? threads() : 1) schedule(static) reduction(+ : empty)
+#pragma omp parallel for num_threads(n >= parallel_keys_min ? nt : 1) schedule(static) reduction(+ : empty)
     for (int64_t d = 0; d < int64_t(n); ++d) {
-      keys_[size_t(d)] = {band_key(sigs.row(size_t(d)) + size_t(band) * rows, rows, band), uint32_t(d)};
+      keys[size_t(d)] = {band_key(sigs.row(size_t(d)) + size_t(band) * rows, rows, band), uint32_t(d)};
       empty += sizes[size_t(d)] == 0;
     }
     if (empty) {  // an empty document is never a near-duplicate
-      keys_.erase(std::remove_if(keys_.begin(), keys_.end(), [&](const KeyDoc& k) { return sizes[k.doc] == 0; }),
-                  keys_.end());
+      keys.erase(std::remove_if(keys.begin(), keys.end(), [&](const KeyDoc& k) { return sizes[k.doc] == 0; }),
+                 keys.end());
     }
     // Stable: equal keys stay in document order (on every thread too).
-    parallel_radix_sort_by_key(keys_, scratch_, n >= parallel_keys_min ? threads() : 1);
+    parallel_radix_sort_by_key(keys, scratch, n >= parallel_keys_min ? nt : 1);
   }
 
   /// Cuts keys_[0, n) into pieces of whole buckets of about equal cost (cuts_), as many
@@ -309,10 +358,6 @@ class CpuBackend final : public ComputeBackend {
     }
   }
 
-  struct KeyDoc {
-    uint64_t key;
-    uint32_t doc;
-  };
   int threads() const { return spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads(); }
   /// One piece of a band walk: its passed pairs, its candidate count and its windowed
   /// buckets (entry ranges of keys_).
@@ -328,6 +373,18 @@ class CpuBackend final : public ComputeBackend {
   oph_params oph_;
   std::vector<KeyDoc> keys_;
   std::vector<KeyDoc> scratch_;
+  /// The walk announced by begin_band_walk() (none: no signatures), and the bands
+  /// sorted ahead in it (sort_band): ahead_first_, ahead_first_ + 1, ..., each ready
+  /// until walked.
+  struct BandWalk {
+    CorpusView corpus;
+    uint32_t bands = 0;
+    uint32_t rows = 0;
+  } walk_;
+  std::vector<std::vector<KeyDoc>> ahead_;
+  std::vector<std::vector<KeyDoc>> ahead_scratch_;
+  std::vector<uint8_t> ahead_ready_;
+  uint32_t ahead_first_ = 0;
   std::vector<size_t> cuts_;         ///< the band walk's piece boundaries in keys_
   std::vector<WalkPiece> pieces_;    ///< storage kept between bands
 };

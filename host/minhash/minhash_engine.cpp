@@ -293,6 +293,15 @@ struct MinHashEngine::Impl {
     const std::function<bool(uint32_t, uint32_t)> walk_skip = [&](uint32_t a, uint32_t b) {
       return !all && roots[a] == roots[b];
     };
+    // In memory the rows stay as they are through the walk: the backend may sort bands
+    // ahead (what it holds goes when the walk ends, or fails).
+    struct WalkGuard {
+      detail::ComputeBackend* compute;
+      ~WalkGuard() {
+        if (compute) compute->end_band_walk();
+      }
+    } guard{walker ? nullptr : compute.get()};
+    if (!walker) compute->begin_band_walk(view(), lsh.bands, lsh.rows);
     for (uint32_t band = 0; band < lsh.bands; ++band) {
       passed.clear();
       windowed.clear();

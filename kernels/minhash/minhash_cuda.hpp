@@ -83,6 +83,17 @@ class ComputeBackend {
   /// for example to the spill store): later band passes read only what they are given.
   virtual void drop_rows() {}
 
+  /// The caller is about to walk bands 0..bands-1 of `corpus` (band_pairs_each(), in
+  /// order), its rows and sizes unchanged until end_band_walk(): a backend may prepare a
+  /// later band while it walks one. By default nothing.
+  virtual void begin_band_walk(const CorpusView& corpus, uint32_t bands, uint32_t rows) {
+    (void)corpus;
+    (void)bands;
+    (void)rows;
+  }
+  /// The walk begun by begin_band_walk() is over (or given up): what it prepared goes.
+  virtual void end_band_walk() {}
+
   /// The pairs of band `band` that pass verification, in candidate order (buckets by
   /// band key, then detail/buckets.hpp's order within a bucket). `skip(a, b)` may be
   /// consulted to leave out pairs whose outcome no longer matters (already clustered);

@@ -41,7 +41,9 @@ void add_family(std::mt19937_64& rng, int copies, double max_rate, std::vector<s
 /// threads): four families of 150 (buckets above the all-pairs limit: windowed, then
 /// completed), 6,000 of 2..6 and singles, shuffled so that families interleave in
 /// document order. `small`: about 1,900 documents in families of 40..60 (crowded buckets
-/// of all their pairs), fewer entries than one piece holds, cut by their pairs' cost.
+/// of all their pairs), fewer entries than one piece holds, cut by their pairs' cost,
+/// and too few documents to hash one band's keys on several threads: the threads sort
+/// the next bands ahead instead, one band each.
 DocumentBatch corpus(uint64_t seed, bool small) {
   std::mt19937_64 rng(seed);
   std::vector<std::string> texts;
