@@ -235,8 +235,9 @@ class CpuBackend final : public ComputeBackend {
     }
     if (band < ahead_first_ || band >= ahead_first_ + ahead_.size() || !ahead_ready_[band - ahead_first_]) {
       const uint32_t last = std::min(band + uint32_t(nt), walk_.bands);
+      // Ready only once every band is sorted: a sort that fails leaves none ready.
+      ahead_ready_.assign(last - band, 0);
       ahead_.resize(last - band);
-      ahead_ready_.assign(last - band, 1);
       ahead_first_ = band;
       if (ahead_scratch_.size() < ahead_.size()) ahead_scratch_.resize(ahead_.size());
       detail::ParallelErrors errors;
@@ -245,6 +246,7 @@ class CpuBackend final : public ComputeBackend {
         band_keys(corpus, band + uint32_t(i), rows, 1, ahead_[size_t(i)], ahead_scratch_[size_t(i)]);
       });
       errors.rethrow();
+      std::fill(ahead_ready_.begin(), ahead_ready_.end(), uint8_t(1));
     }
     keys_.swap(ahead_[band - ahead_first_]);
     ahead_ready_[band - ahead_first_] = 0;  // walked once; a second walk sorts it again

@@ -45,10 +45,11 @@ uint64_t complete_dense_bucket(const uint32_t* members, size_t s, UnionFind& uf,
   if (s < 2) return 0;
   std::vector<uint32_t> root(s);
   for (size_t i = 0; i < s; ++i) root[i] = uf.find(members[i]);
-  // Similarities and verdicts apart: 9 bytes a pair instead of PairOutcome's 16.
+  // Similarities and verdicts apart, a verdict in a byte: 9 bytes a pair instead of
+  // PairOutcome's 16.
   const size_t pairs = pair_index(0, s);
   std::vector<double> similarity(pairs);
-  std::vector<Verdict> verdict(pairs);
+  std::vector<uint8_t> verdict(pairs);
   ParallelErrors errors;
   // Row q costs q outcomes: rows one at a time to any thread, the longest first.
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
@@ -58,15 +59,16 @@ uint64_t complete_dense_bucket(const uint32_t* members, size_t s, UnionFind& uf,
       if (root[p] == root[q]) continue;  // one cluster already: never checked
       const PairOutcome o = checks.evaluate(members[p], members[q]);
       similarity[pair_index(p, q)] = o.similarity;
-      verdict[pair_index(p, q)] = o.verdict;
+      verdict[pair_index(p, q)] = uint8_t(o.verdict);
     }
   });
   errors.rethrow();
   constexpr double waits = -1;  // a borderline pair waits for the exact check (as make_check)
   const PairCheck check{[&](uint32_t p, uint32_t q) {
                           const size_t i = pair_index(p, q);
-                          if (verdict[i] == Verdict::borderline) checks.defer({members[p], members[q], similarity[i]});
-                          return verdict[i] == Verdict::pass ? similarity[i] : waits;
+                          const Verdict v = Verdict(verdict[i]);
+                          if (v == Verdict::borderline) checks.defer({members[p], members[q], similarity[i]});
+                          return v == Verdict::pass ? similarity[i] : waits;
                         },
                         checks.passes};
   std::vector<uint32_t> positions(s);

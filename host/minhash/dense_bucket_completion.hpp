@@ -23,8 +23,9 @@ constexpr size_t dense_bucket_max = 2048;
 constexpr uint64_t dense_bucket_min_pairs = 4096;
 
 /// Whether members[0, s) are worth completing with their outcomes computed first: a
-/// size in [dense_bucket_min, dense_bucket_max] and at least three in four members in
-/// clusters of their own within the bucket (the completion then verifies most pairs).
+/// size in [dense_bucket_min, dense_bucket_max] and at least dense_bucket_min_pairs
+/// pairs of members in different clusters of `uf` (the pairs the completion may check;
+/// those whose clusters merge before their turn are computed in vain).
 bool dense_bucket(const uint32_t* members, size_t s, UnionFind& uf);
 
 /// complete_bucket() of members[0, s) (ascending documents) in `uf` with the checks of

@@ -123,11 +123,16 @@ TEST(BandCompletion, CrowdedBucketsOfManyClustersGiveTheSerialAnswer) {
       w.offsets.push_back(w.members.size());
       at += size;
     }
-    // Earlier bands joined one family's members of the last bucket into a few clusters.
+    // Earlier bands joined one family's members of the last bucket into a few clusters,
+    // and some members of the 300 to members of the 150 and of the last bucket (joins in
+    // one crowded bucket then change the clusters another one starts from).
     std::vector<std::pair<uint32_t, uint32_t>> before;
     const uint32_t* last = w.members.data() + w.offsets[3];
     for (size_t i = 0; i + 1 < 500; ++i)
       if (last[i] % 2 == 0 && i % 50 != 49) before.emplace_back(last[i], last[i + 1]);
+    const uint32_t* second = w.members.data() + w.offsets[1];
+    const uint32_t* third = w.members.data() + w.offsets[2];
+    for (size_t i = 0; i < 300; i += 10) before.emplace_back(second[i], i < 150 ? third[i] : last[i]);
     UnionFind uf(n);
     for (const auto& [x, y] : before) uf.unite(x, y);
     size_t dense = 0;

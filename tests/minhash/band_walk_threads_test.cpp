@@ -37,13 +37,11 @@ void add_family(std::mt19937_64& rng, int copies, double max_rate, std::vector<s
 }
 
 /// About 37,000 documents (more entries than cpu_backend.cpp's walk_piece_min_cost: more
-/// than one piece of the walk at any thread count, and band keys hashed on several
-/// threads): four families of 150 (buckets above the all-pairs limit: windowed, then
+/// than one piece of the walk at any thread count; below parallel_keys_min, so within a
+/// walk the threads sort the next bands ahead, one band each): four families of 150 (buckets above the all-pairs limit: windowed, then
 /// completed), 6,000 of 2..6 and singles, shuffled so that families interleave in
 /// document order. `small`: about 1,900 documents in families of 40..60 (crowded buckets
-/// of all their pairs), fewer entries than one piece holds, cut by their pairs' cost,
-/// and too few documents to hash one band's keys on several threads: the threads sort
-/// the next bands ahead instead, one band each.
+/// of all their pairs), fewer entries than one piece holds, cut by their pairs' cost.
 DocumentBatch corpus(uint64_t seed, bool small) {
   std::mt19937_64 rng(seed);
   std::vector<std::string> texts;
@@ -132,5 +130,57 @@ TEST(BandWalkThreads, PiecesListTheWholeBandsPairsInOrder) {
       }
       EXPECT_GT(listed, small ? 10000u : 50000u);  // crowded buckets in every band looked at
     }
+  }
+}
+
+TEST(BandWalkThreads, BandsSortedAheadInAWalkAreTheBandsSortedAlone) {
+  // Inside a walk (begin_band_walk) the CPU backend sorts the next bands ahead, one per
+  // thread: each band's candidates equal those of the same band sorted alone outside any
+  // walk, in order, walked twice, out of order, past the walk's last band, listed by
+  // band_candidates and then by band_pairs, and in a second walk of fewer bands.
+  const DocumentBatch batch = corpus(23, true);
+  for (const int threads : {2, 4}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    Config c;
+    c.backend = Backend::cpu;
+    c.verify = VerifyMode::none;
+    c.threads = threads;
+    const detail::SketchSpec spec = detail::make_sketch_spec(c);
+    const auto backend = detail::make_cpu_backend(spec);
+    Signatures sigs;
+    sigs.num_perm = c.minhash.num_perm;
+    sigs.values.resize(batch.size() * sigs.num_perm);
+    std::vector<uint32_t> sizes(batch.size());
+    backend->sketch(batch, sigs.values.data(), sizes.data(), nullptr);
+    const detail::CorpusView view{&sigs, &sizes, nullptr};
+    const LshParams lsh = choose_lsh_params(c.threshold, c.minhash.num_perm);
+    using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
+    std::vector<Pairs> alone(lsh.bands);
+    for (uint32_t band = 0; band < lsh.bands; ++band) backend->band_candidates(view, band, lsh.rows, alone[band]);
+    auto in_walk = [&](uint32_t band) {
+      Pairs out;
+      backend->band_candidates(view, band, lsh.rows, out);
+      return out;
+    };
+    backend->begin_band_walk(view, lsh.bands, lsh.rows);
+    for (uint32_t band = 0; band < lsh.bands; ++band) EXPECT_EQ(in_walk(band), alone[band]) << "band " << band;
+    for (const uint32_t band : {3u, 3u, 1u, lsh.bands - 1, 0u}) EXPECT_EQ(in_walk(band), alone[band]) << "band " << band;
+    {  // band_pairs after band_candidates of the same band (under --verify none all pass)
+      std::vector<ScoredPair> passed;
+      uint64_t candidates = 0;
+      detail::WindowedBuckets windowed;
+      backend->band_pairs(view, 5, lsh.rows, [](uint32_t, uint32_t) { return false; }, passed, &candidates,
+                          &windowed);
+      ASSERT_EQ(passed.size(), alone[5].size());
+      for (size_t i = 0; i < passed.size(); ++i) {
+        ASSERT_EQ(passed[i].a, alone[5][i].first) << "pair " << i;
+        ASSERT_EQ(passed[i].b, alone[5][i].second) << "pair " << i;
+      }
+    }
+    backend->end_band_walk();
+    backend->begin_band_walk(view, 4, lsh.rows);  // a walk of 4 bands: band 6 is outside it
+    for (const uint32_t band : {2u, 6u, 3u}) EXPECT_EQ(in_walk(band), alone[band]) << "band " << band;
+    backend->end_band_walk();
+    EXPECT_GT(alone[0].size(), 1000u);
   }
 }
