@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -69,6 +70,29 @@ DedupResult run(const DocumentBatch& batch, VerifyMode verify, bool all_pairs, i
   return e.finish();
 }
 
+/// A CPU backend under --verify none on `threads` threads and the batch's signatures,
+/// for calling the band walk directly.
+struct Sketched {
+  Config config;
+  std::unique_ptr<detail::ComputeBackend> backend;
+  Signatures sigs;
+  std::vector<uint32_t> sizes;
+  LshParams lsh;
+  Sketched(const DocumentBatch& batch, int threads, bool all_pairs) {
+    config.backend = Backend::cpu;
+    config.verify = VerifyMode::none;
+    config.all_pairs = all_pairs;
+    config.threads = threads;
+    backend = detail::make_cpu_backend(detail::make_sketch_spec(config));
+    sigs.num_perm = config.minhash.num_perm;
+    sigs.values.resize(batch.size() * sigs.num_perm);
+    sizes.resize(batch.size());
+    backend->sketch(batch, sigs.values.data(), sizes.data(), nullptr);
+    lsh = choose_lsh_params(config.threshold, config.minhash.num_perm);
+  }
+  detail::CorpusView view() const { return {&sigs, &sizes, nullptr}; }
+};
+
 }  // namespace
 
 TEST(BandWalkThreads, SameResultAtOneTwoAndFourThreads) {
@@ -96,21 +120,10 @@ TEST(BandWalkThreads, PiecesListTheWholeBandsPairsInOrder) {
   for (const bool small : {false, true}) {
     for (const bool all_pairs : {false, true}) {
       SCOPED_TRACE(std::string(small ? "small corpus" : "large corpus") + (all_pairs ? ", all pairs" : ""));
-      const DocumentBatch batch = corpus(17, small);
-      Config c;
-      c.backend = Backend::cpu;
-      c.verify = VerifyMode::none;
-      c.all_pairs = all_pairs;
-      c.threads = 2;
-      const detail::SketchSpec spec = detail::make_sketch_spec(c);
-      const auto backend = detail::make_cpu_backend(spec);
-      Signatures sigs;
-      sigs.num_perm = c.minhash.num_perm;
-      sigs.values.resize(batch.size() * sigs.num_perm);
-      std::vector<uint32_t> sizes(batch.size());
-      backend->sketch(batch, sigs.values.data(), sizes.data(), nullptr);
-      const detail::CorpusView view{&sigs, &sizes, nullptr};
-      const LshParams lsh = choose_lsh_params(c.threshold, c.minhash.num_perm);
+      const Sketched sk(corpus(17, small), 2, all_pairs);
+      const auto& backend = sk.backend;
+      const detail::CorpusView view = sk.view();
+      const LshParams& lsh = sk.lsh;
       uint64_t listed = 0;
       for (uint32_t band = 0; band < lsh.bands; band += 6) {
         std::vector<std::pair<uint32_t, uint32_t>> whole;
@@ -141,19 +154,10 @@ TEST(BandWalkThreads, BandsSortedAheadInAWalkAreTheBandsSortedAlone) {
   const DocumentBatch batch = corpus(23, true);
   for (const int threads : {2, 4}) {
     SCOPED_TRACE("threads " + std::to_string(threads));
-    Config c;
-    c.backend = Backend::cpu;
-    c.verify = VerifyMode::none;
-    c.threads = threads;
-    const detail::SketchSpec spec = detail::make_sketch_spec(c);
-    const auto backend = detail::make_cpu_backend(spec);
-    Signatures sigs;
-    sigs.num_perm = c.minhash.num_perm;
-    sigs.values.resize(batch.size() * sigs.num_perm);
-    std::vector<uint32_t> sizes(batch.size());
-    backend->sketch(batch, sigs.values.data(), sizes.data(), nullptr);
-    const detail::CorpusView view{&sigs, &sizes, nullptr};
-    const LshParams lsh = choose_lsh_params(c.threshold, c.minhash.num_perm);
+    const Sketched sk(batch, threads, false);
+    const auto& backend = sk.backend;
+    const detail::CorpusView view = sk.view();
+    const LshParams& lsh = sk.lsh;
     using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
     std::vector<Pairs> alone(lsh.bands);
     for (uint32_t band = 0; band < lsh.bands; ++band) backend->band_candidates(view, band, lsh.rows, alone[band]);
