@@ -49,14 +49,18 @@ constexpr size_t check_pairs_per_thread = 128;
 uint64_t a_then_b(const DeferredPair& p) { return uint64_t(p.a) << 32 | p.b; }
 uint64_t b_then_a(const DeferredPair& p) { return uint64_t(p.b) << 32 | p.a; }
 
+}  // namespace
+
 void make_distinct(std::vector<DeferredPair>& pairs, int threads) {
+  // Already sorted and distinct (as DeferredPairStore::take gives them back): no sort.
+  bool distinct = true;
+  for (size_t i = 1; i < pairs.size() && distinct; ++i) distinct = a_then_b(pairs[i - 1]) < a_then_b(pairs[i]);
+  if (distinct) return;
   sort_pairs(pairs, a_then_b, threads);
   pairs.erase(std::unique(pairs.begin(), pairs.end(),
                           [](const DeferredPair& x, const DeferredPair& y) { return x.a == y.a && x.b == y.b; }),
               pairs.end());
 }
-
-}  // namespace
 
 double BorderlineBand::pair_margin(uint64_t size_a, uint64_t size_b) const {
   if (similarity == Similarity::jaccard || num_perm == 0) return margin;

@@ -40,6 +40,11 @@ struct DeferredPair {
   double similarity = 0;
 };
 
+/// Sorts `pairs` by (a, b) and keeps each pair once (a pair's estimate is the same in
+/// every band), on `threads` threads when there are many (0: all). A list already sorted
+/// and distinct is only read.
+void make_distinct(std::vector<DeferredPair>& pairs, int threads);
+
 /// Where a pair's estimate lies. The margin is on the Jaccard estimate:
 /// borderline_sigmas * sqrt(spread * t(1-t)/P) + 1/P (one signature value, the estimate's step),
 /// with t the threshold; for the containments t is the Jaccard a pair of those set sizes

@@ -24,13 +24,15 @@ constexpr size_t deferred_chunk_pairs = size_t(1) << 20;
 class DeferredPairStore {
  public:
   /// `joined(a, b)`: whether a and b are in one cluster already (always false with
-  /// Config::all_pairs, which decides every pair). Spill files go to `temp_dir`.
+  /// Config::all_pairs, which decides every pair). Spill files go to `temp_dir`; take()
+  /// sorts on `threads` threads (0: all).
   DeferredPairStore(std::string temp_dir, std::function<bool(uint32_t, uint32_t)> joined,
-                    size_t chunk_pairs = deferred_chunk_pairs);
+                    size_t chunk_pairs = deferred_chunk_pairs, int threads = 1);
 
   void add(const DeferredPair& p);
-  /// Every pair kept, in no order, with repeats across chunks; the store is empty after.
-  /// Pairs joined by now are left out.
+  /// Every pair kept, each once, sorted by (a, b); the store is empty after. Pairs joined
+  /// by now are left out. Beyond the list itself, at most about 2/16 of it (one range of
+  /// earlier documents, and its sort's scratch) is held while it is made distinct.
   std::vector<DeferredPair> take();
 
   uint64_t spilled_pairs() const { return file_ ? file_->size() / sizeof(DeferredPair) : 0; }
@@ -38,9 +40,13 @@ class DeferredPairStore {
  private:
   void drop_joined(std::vector<DeferredPair>& pairs, size_t from);
   void spill_chunk();
+  /// Pairs added per `bucket_documents` earlier documents: where take() cuts its ranges.
+  static constexpr unsigned bucket_shift = 12;
+  std::vector<uint64_t> added_by_a_;
   std::string temp_dir_;
   std::function<bool(uint32_t, uint32_t)> joined_;
   size_t chunk_pairs_;
+  int threads_;
   std::vector<DeferredPair> chunk_;
   std::unique_ptr<SpillFile> file_;
   bool memory_only_ = false;  ///< no spill file could be made: chunks grow instead

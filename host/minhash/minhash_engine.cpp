@@ -345,7 +345,8 @@ struct MinHashEngine::Impl {
   void finish_minhash(detail::UnionFind& uf, DedupResult& r) {
     const bool all = spec.config.all_pairs;
     auto skip = [&](uint32_t a, uint32_t b) { return !all && uf.find(a) == uf.find(b); };
-    if (borderline) deferred = std::make_unique<detail::DeferredPairStore>(detail::resolved_temp_dir(spec.config), skip);
+    if (borderline) deferred = std::make_unique<detail::DeferredPairStore>(detail::resolved_temp_dir(spec.config), skip,
+                                                               detail::deferred_chunk_pairs, spec.config.threads);
     if (by_size_classes()) {
       containment_pairs(skip, uf, r);  // spilled too: rows from the file
     } else {

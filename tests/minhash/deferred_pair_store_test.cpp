@@ -58,6 +58,32 @@ TEST(DeferredPairStore, GivesBackEveryPairWhateverItSpilled) {
   }
 }
 
+TEST(DeferredPairStore, GivesBackEachPairOnceSortedByEarlierThenLaterDocument) {
+  // Every band finds a pair again: 200,000 pairs, at most 1,770 distinct over 60
+  // documents, and over 5,000 documents (~40,000 distinct) whose ranges take() cuts.
+  for (const uint32_t documents : {60u, 5000u, 70000u}) {
+    const auto pairs = random_pairs(200000, documents, 3);
+    const auto unique = distinct(pairs);
+    for (const int threads : {1, 2}) {
+      for (const size_t chunk : {size_t(64), size_t(5000), size_t(1) << 20}) {
+        detail::DeferredPairStore store(temp_dir(), [](uint32_t, uint32_t) { return false; }, chunk, threads);
+        for (const auto& p : pairs) store.add(p);
+        const auto back = store.take();
+        const std::string where = "documents " + std::to_string(documents) + ", chunk " + std::to_string(chunk) +
+                                  ", threads " + std::to_string(threads);
+        ASSERT_EQ(back.size(), unique.size()) << where;
+        size_t i = 0;
+        for (const auto& [a, b] : unique) {  // std::set: ascending (a, b)
+          EXPECT_EQ(back[i].a, a) << where;
+          EXPECT_EQ(back[i].b, b) << where;
+          EXPECT_EQ(back[i].similarity, double(a ^ b) / documents) << where;
+          ++i;
+        }
+      }
+    }
+  }
+}
+
 TEST(DeferredPairStore, WithoutAWritableTemporaryFolderHoldsThePairsInMemory) {
   const auto pairs = random_pairs(5000, 200, 11);
   detail::DeferredPairStore store("/nonexistent/gpudedup-temp", [](uint32_t, uint32_t) { return false; }, 16);
