@@ -18,8 +18,9 @@
 
 namespace gpudedup::detail {
 
-/// Pairs per chunk held in memory (16 MiB).
-constexpr size_t deferred_chunk_pairs = size_t(1) << 20;
+/// Pairs per chunk held in memory (8 MiB: held through the band walk, at the run's
+/// peak on 1 M documents; a chunk written is 8 MiB, still one large write).
+constexpr size_t deferred_chunk_pairs = size_t(1) << 19;
 
 class DeferredPairStore {
  public:

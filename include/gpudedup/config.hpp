@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpudedup/document_number.hpp"
+#include "gpudedup/lsh.hpp"
 
 namespace gpudedup {
 
@@ -92,8 +93,8 @@ struct LshConfig {
   uint32_t rows = 0;        ///< r
   /// Weights of the automatic choice (lsh.hpp's defaults and their reason: a candidate
   /// is verified, a missed pair is lost).
-  double false_positive_weight = 0.05;
-  double false_negative_weight = 0.95;
+  double false_positive_weight = default_false_positive_weight;
+  double false_negative_weight = default_false_negative_weight;
 
   /// @throws usage_error for bands without rows, b x r > num_perm or bad weights.
   void validate(uint32_t num_perm) const;

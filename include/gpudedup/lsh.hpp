@@ -24,11 +24,14 @@ LshParams score_lsh_params(double threshold, uint32_t bands, uint32_t rows);
 /// one verification while a false negative loses a pair: with equal weights (datasketch's
 /// 0.5/0.5) t = 0.8, P = 256 gives 17 x 15, which makes a pair of Jaccard 0.85 a candidate
 /// only 79% of the time and let recall on real text swing with the seed (0.9938..0.9976
-/// over seeds 1-8 on the Debian corpus); 0.05/0.95 gives 25 x 10 (99.6% at 0.85; recall
-/// 0.9999 at the worst seeds) for about five times the candidates
-/// (docs/history/benchmarks-log.md).
-constexpr double default_false_positive_weight = 0.05;
-constexpr double default_false_negative_weight = 0.95;
+/// over seeds 1-8 on the Debian corpus); 0.05/0.95 gave 25 x 10 (99.58% at 0.85: a pair
+/// with no other link to its cluster was missed at 2 of seeds 1-5, recall 0.9999);
+/// 0.02/0.98 gives 28 x 9 (99.94% at 0.85, 98.2% at t; recall 1.0000 at seeds 1-5) for
+/// ~1.5 times the candidates and ~4% of a run (docs/benchmarks.md, "LSH bands for
+/// recall at every seed"). From t = 0.5 to 0.95 a pair at t + 0.05 is a candidate at
+/// least 99.4% of the time (36 x 7 at t = 0.7, the same under both weights).
+constexpr double default_false_positive_weight = 0.02;
+constexpr double default_false_negative_weight = 0.98;
 
 /// Every (b, r) with b*r <= num_perm, scored, best (smallest weighted error) first.
 std::vector<LshParams> rank_lsh_params(double threshold, uint32_t num_perm,

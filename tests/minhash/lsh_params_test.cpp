@@ -34,16 +34,33 @@ TEST(LshParams, AutomaticChoiceAtPointEight) {
   EXPECT_GE(p.bands, 1u);
   EXPECT_GE(p.rows, 1u);
   EXPECT_LE(uint64_t(p.bands) * p.rows, 256u);
-  // The S-curve's steep part sits at the threshold: the approximate midpoint
-  // (1/b)^(1/r) is near t and the candidate probability at t is far from 0 and 1.
+  // The S-curve's steep part sits just below the threshold: the approximate midpoint
+  // (1/b)^(1/r) is within 0.15 under t (28 x 9: 0.69) and the candidate probability at t
+  // is not yet 1.
   const double midpoint = std::pow(1.0 / p.bands, 1.0 / p.rows);
-  EXPECT_NEAR(midpoint, 0.8, 0.1) << p.bands << "x" << p.rows;
+  EXPECT_LT(midpoint, 0.8) << p.bands << "x" << p.rows;
+  EXPECT_GT(midpoint, 0.65) << p.bands << "x" << p.rows;
   const double at_t = candidate_probability(0.8, p.bands, p.rows);
   EXPECT_GT(at_t, 0.3) << p.bands << "x" << p.rows;
-  EXPECT_LT(at_t, 0.97) << p.bands << "x" << p.rows;
-  // Well above t nearly everything is a candidate, well below almost nothing.
+  EXPECT_LT(at_t, 0.99) << p.bands << "x" << p.rows;
+  // A pair a little above t is missed about once in 2,000 (a missed pair is lost, a
+  // candidate below t costs one check), well below t almost nothing is a candidate.
+  EXPECT_GT(candidate_probability(0.85, p.bands, p.rows), 0.999) << p.bands << "x" << p.rows;
   EXPECT_GT(candidate_probability(0.95, p.bands, p.rows), 0.99);
-  EXPECT_LT(candidate_probability(0.5, p.bands, p.rows), 0.05);
+  EXPECT_LT(candidate_probability(0.5, p.bands, p.rows), 0.06);
+}
+
+TEST(LshParams, DefaultChoiceFindsPairsJustAboveEveryThreshold) {
+  // The default weights' promise at P = 256, t = 0.5 .. 0.95: a pair at t is a candidate
+  // at least 95% of the time, one at t + 0.05 at least 99.4% (36 x 7 at t = 0.7 is the
+  // lowest), and the S-curve's midpoint stays below t.
+  for (int i = 0; i <= 9; ++i) {
+    const double t = 0.5 + 0.05 * i;
+    const LshParams p = choose_lsh_params(t, 256);
+    EXPECT_GE(candidate_probability(t, p.bands, p.rows), 0.95) << "t " << t << ": " << p.bands << "x" << p.rows;
+    EXPECT_GE(candidate_probability(t + 0.05, p.bands, p.rows), 0.994) << "t " << t << ": " << p.bands << "x" << p.rows;
+    EXPECT_LT(std::pow(1.0 / p.bands, 1.0 / p.rows), t) << "t " << t;
+  }
 }
 
 TEST(LshParams, AreasMatchRiemannSums) {
@@ -72,7 +89,7 @@ TEST(LshParams, RankOrderAndWeights) {
   // Weighting false negatives more never gives a choice with a larger false-negative area.
   const LshParams recall = choose_lsh_params(0.8, 256, 0.1, 0.9);
   EXPECT_LE(recall.false_negative_area, choose_lsh_params(0.8, 256, 0.5, 0.5).false_negative_area);
-  EXPECT_LE(choose_lsh_params(0.8, 256).false_negative_area, recall.false_negative_area);  // 0.05/0.95
+  EXPECT_LE(choose_lsh_params(0.8, 256).false_negative_area, recall.false_negative_area);  // 0.02/0.98
   EXPECT_THROW(rank_lsh_params(0.0, 256), usage_error);
   EXPECT_THROW(rank_lsh_params(1.5, 256), usage_error);
   EXPECT_THROW(rank_lsh_params(0.8, 0), usage_error);

@@ -43,7 +43,7 @@ def test_lsh_candidates_are_the_engines_band_collisions(corpus):
     threshold = 0.7
     # The engine's default weights (a missed pair costs more than a wasted check); compat's
     # default is datasketch's (0.5, 0.5).
-    lsh = MinHashLSH(threshold=threshold, num_perm=128, weights=(0.05, 0.95))
+    lsh = MinHashLSH(threshold=threshold, num_perm=128, weights=(0.02, 0.98))
     ms = minhashes(corpus, num_perm=128, backend="cpu")
     for i, m in enumerate(ms):
         lsh.insert(f"k{i}", m)
