@@ -46,8 +46,10 @@ void sort_pairs(std::vector<DeferredPair>& pairs, KeyOf key, int threads) {
 /// chunk, and an exact check of two sets of a few thousand hashes takes microseconds.
 constexpr size_t check_pairs_per_thread = 128;
 
-uint64_t a_then_b(const DeferredPair& p) { return uint64_t(p.a) << 32 | p.b; }
-uint64_t b_then_a(const DeferredPair& p) { return uint64_t(p.b) << 32 | p.a; }
+// Function objects, not functions: the sort is instantiated on the key's type, and a
+// function pointer there was called, not inlined, for every pair in every pass.
+constexpr auto a_then_b = [](const DeferredPair& p) { return uint64_t(p.a) << 32 | p.b; };
+constexpr auto b_then_a = [](const DeferredPair& p) { return uint64_t(p.b) << 32 | p.a; };
 
 }  // namespace
 
