@@ -26,7 +26,11 @@ void DeferredPairStore::add(const DeferredPair& p) {
 
 void DeferredPairStore::drop_joined(std::vector<DeferredPair>& pairs, size_t from) {
   pairs.erase(std::remove_if(pairs.begin() + std::ptrdiff_t(from), pairs.end(),
-                             [&](const DeferredPair& p) { return joined_(p.a, p.b); }),
+                             [&](const DeferredPair& p) {
+                               if (!joined_(p.a, p.b)) return false;
+                               --added_by_a_[p.a >> bucket_shift];  // no slot in take()
+                               return true;
+                             }),
               pairs.end());
 }
 
@@ -83,7 +87,7 @@ std::vector<DeferredPair> DeferredPairStore::take() {
   }
   begin.push_back(total);
   std::vector<uint64_t> next(begin.begin(), begin.end() - 1);  // where each range's next pair goes
-  all.resize(size_t(total));  // counted as added: pairs joined since only leave slots empty
+  all.resize(size_t(total));  // counted as held: pairs joined since leave slots empty
   auto scatter = [&](const std::vector<DeferredPair>& pairs) {
     for (const DeferredPair& p : pairs) all[size_t(next[range_of[p.a >> bucket_shift]]++)] = p;
   };
@@ -104,6 +108,11 @@ std::vector<DeferredPair> DeferredPairStore::take() {
   std::vector<DeferredPair>().swap(read);
   file_.reset();
   added_by_a_.clear();
+  if (begin.size() == 2) {  // one range (few documents, or all pairs on a few): in place
+    all.resize(size_t(next[0]));
+    make_distinct(all, threads_);
+    return all;
+  }
   // Each range sorted and made distinct on its own, moved down to where the last ended:
   // the ranges hold ascending earlier documents, so the whole list is sorted by (a, b).
   size_t out = 0;

@@ -32,8 +32,10 @@ class DeferredPairStore {
 
   void add(const DeferredPair& p);
   /// Every pair kept, each once, sorted by (a, b); the store is empty after. Pairs joined
-  /// by now are left out. Beyond the list itself, at most about 2/16 of it (one range of
-  /// earlier documents, and its sort's scratch) is held while it is made distinct.
+  /// by now are left out. Beyond the list itself, twice its largest range of earlier
+  /// documents (a copy and its sort's scratch; ~2/16 of the list when the pairs spread
+  /// over many documents, the whole list when there is one range) is held while it is
+  /// made distinct.
   std::vector<DeferredPair> take();
 
   uint64_t spilled_pairs() const { return file_ ? file_->size() / sizeof(DeferredPair) : 0; }
@@ -41,7 +43,8 @@ class DeferredPairStore {
  private:
   void drop_joined(std::vector<DeferredPair>& pairs, size_t from);
   void spill_chunk();
-  /// Pairs added per `bucket_documents` earlier documents: where take() cuts its ranges.
+  /// Pairs held per 2^bucket_shift earlier documents (added, less those dropped as joined
+  /// before take()): where take() cuts its ranges.
   static constexpr unsigned bucket_shift = 12;
   std::vector<uint64_t> added_by_a_;
   std::string temp_dir_;

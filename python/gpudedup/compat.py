@@ -10,7 +10,7 @@ token: slower), permuted with datasketch's (a, b). family="gpudedup" is the engi
 same shingles; the two families are never compared. MinHashLSH buckets signatures by the
 engine's band keys with the bands and rows the engine's chooser gives for the threshold
 and `weights` (datasketch's (0.5, 0.5) by default, as a datasketch script expects; the
-engine's own default is (0.05, 0.95): a missed pair costs more than a wasted check).
+engine's own default is (0.02, 0.98): a missed pair costs more than a wasted check).
 Values are uint32 (datasketch keeps its 32-bit values in uint64; compat takes those). Every object pickles.
 minhashes() gives the signatures of many texts at once from the engine (CPU threads or
 a GPU), which is where the time goes.

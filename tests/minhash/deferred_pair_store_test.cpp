@@ -84,6 +84,66 @@ TEST(DeferredPairStore, GivesBackEachPairOnceSortedByEarlierThenLaterDocument) {
   }
 }
 
+TEST(DeferredPairStore, PairsJoinedAsTheyWaitLeaveEveryRangeInOrder) {
+  // 70,000 documents: ~16 ranges in take(). Pairs join while they are added (dropped when
+  // a chunk spills) and after (dropped as they are read back): what comes back is every
+  // pair still apart, once each, in (a, b) order.
+  const auto pairs = random_pairs(300000, 70000, 17);
+  uint32_t joined_up_to = 0;
+  auto joined = [&](uint32_t a, uint32_t b) { return b < joined_up_to && a % 5 == b % 5; };
+  for (const size_t chunk : {size_t(64), size_t(4096)}) {
+    joined_up_to = 0;
+    detail::DeferredPairStore store(temp_dir(), joined, chunk, 2);
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      if (i == pairs.size() / 3) joined_up_to = 20000;
+      store.add(pairs[i]);
+    }
+    joined_up_to = 50000;
+    PairSet expected;
+    for (const auto& p : pairs)
+      if (!joined(p.a, p.b)) expected.insert({p.a, p.b});
+    ASSERT_LT(expected.size(), distinct(pairs).size());  // the case was exercised
+    const auto back = store.take();
+    ASSERT_EQ(back.size(), expected.size()) << "chunk " << chunk;
+    size_t i = 0;
+    for (const auto& [a, b] : expected) {
+      EXPECT_EQ(back[i].a, a) << "chunk " << chunk << ", at " << i;
+      EXPECT_EQ(back[i].b, b) << "chunk " << chunk << ", at " << i;
+      ++i;
+    }
+  }
+}
+
+TEST(DeferredPairStore, MakeDistinctSortsAnythingNotAlreadySortedAndDistinct) {
+  for (const size_t n : {size_t(10), size_t(20000)}) {  // below and above the radix sort's floor
+    auto pairs = random_pairs(n, 2000, 23);
+    std::vector<detail::DeferredPair> sorted_prefix = pairs;
+    detail::make_distinct(sorted_prefix, 1);
+    const auto expected = sorted_prefix;
+    // A sorted, distinct list stays as it is.
+    detail::make_distinct(sorted_prefix, 2);
+    ASSERT_EQ(sorted_prefix.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(sorted_prefix[i].a, expected[i].a);
+    // Sorted but for its last pair, with a pair repeated at the end, or with a pair
+    // repeated next to itself (sorted, not distinct): sorted and made distinct.
+    for (const int change : {0, 1, 2}) {
+      auto list = expected;
+      const auto middle = expected[expected.size() / 2];
+      if (change == 2) {
+        list.insert(list.begin() + std::ptrdiff_t(expected.size() / 2), middle);
+      } else {
+        list.push_back(change == 1 ? middle : expected.front());
+      }
+      detail::make_distinct(list, 2);
+      ASSERT_EQ(list.size(), expected.size()) << "n " << n;
+      for (size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(list[i].a, expected[i].a) << "n " << n << ", at " << i;
+        EXPECT_EQ(list[i].b, expected[i].b) << "n " << n << ", at " << i;
+      }
+    }
+  }
+}
+
 TEST(DeferredPairStore, WithoutAWritableTemporaryFolderHoldsThePairsInMemory) {
   const auto pairs = random_pairs(5000, 200, 11);
   detail::DeferredPairStore store("/nonexistent/gpudedup-temp", [](uint32_t, uint32_t) { return false; }, 16);
