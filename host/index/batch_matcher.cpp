@@ -8,6 +8,7 @@
 #include "gpudedup/detail/similarity.hpp"
 #include "host/core/parallel_errors.hpp"
 #include "host/index/segment_reader.hpp"
+#include "host/minhash/signature_compare.hpp"
 #include "kernels/index/index_cuda.hpp"
 
 namespace gpudedup::detail {
@@ -28,7 +29,7 @@ struct Best {
 };
 
 double similarity(const MatchSettings& m, const uint32_t* x, uint32_t size_x, const uint32_t* y, uint32_t size_y) {
-  const double j = estimated_jaccard(x, y, m.num_perm);
+  const double j = double(count_equal_values(x, y, m.num_perm)) / double(m.num_perm);  // estimated_jaccard
   return m.containment ? containment_from_jaccard(j, size_x, size_y) : j;
 }
 

@@ -73,7 +73,7 @@ PairCheck make_check(const BandCompletionChecks& checks, const std::function<voi
             if (o.verdict == Verdict::borderline) defer({a, b, o.similarity});
             return o.verdict == Verdict::pass ? o.similarity : waits;
           },
-          checks.passes};
+          checks.passes, checks.rows, checks.row_words};
 }
 
 /// Whether members[0, s) fall into the same clusters in `uf` as in the snapshot `roots`

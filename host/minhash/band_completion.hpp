@@ -29,6 +29,9 @@ struct BandCompletionChecks {
   std::function<bool(double)> passes;
   /// Called for each borderline pair in the serial completion's order, on this thread.
   std::function<void(const ScoredPair&)> defer;
+  /// The signature rows `evaluate` reads, when it reads them (PairCheck::rows).
+  const uint32_t* rows = nullptr;
+  size_t row_words = 0;
 };
 
 /// Windowed members whose buckets are completed on the threads at a time: a bucket's

@@ -17,6 +17,17 @@ namespace gpudedup::detail {
 struct PairCheck {
   std::function<double(uint32_t, uint32_t)> similarity;
   std::function<bool(double)> passes;
+  /// The signature rows `similarity` reads (document d's at rows + d * row_words), when
+  /// it reads them: the completion asks for the rows of the pairs it checks next while it
+  /// checks this one (a row is a random KiB of a large array: the check waits on it).
+  const uint32_t* rows = nullptr;
+  size_t row_words = 0;
+
+  void prefetch(uint32_t doc) const {
+    if (!rows) return;
+    const char* row = reinterpret_cast<const char*>(rows + size_t(doc) * row_words);
+    for (size_t offset = 0; offset < row_words * sizeof(uint32_t); offset += 64) __builtin_prefetch(row + offset);
+  }
 };
 
 /// Joins in `uf` every pair of members[0, s) (ascending documents) that passes `check`,

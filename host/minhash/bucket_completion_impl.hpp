@@ -22,15 +22,22 @@ uint64_t complete_bucket_in(const uint32_t* members, size_t s, Clusters& uf, con
   uint64_t verified = 0;
   std::vector<std::vector<uint32_t>> groups;  // documents, one cluster per group
   std::vector<size_t> same;                   // groups in member j's cluster after its checks
+  // Rows asked for ahead: the next member's, and within a group the one two checks on.
+  constexpr size_t ahead = 2;
   for (size_t j = 0; j < s; ++j) {
     const uint32_t d = members[j];
+    if (j + 1 < s) check.prefetch(members[j + 1]);
     same.clear();
     for (size_t g = 0; g < groups.size(); ++g) {
       if (uf.find(groups[g][0]) == uf.find(d)) {
         same.push_back(g);
         continue;
       }
-      for (const uint32_t other : groups[g]) {
+      const std::vector<uint32_t>& group = groups[g];
+      for (size_t k = 0; k < ahead && k < group.size(); ++k) check.prefetch(group[k]);
+      for (size_t k = 0; k < group.size(); ++k) {
+        const uint32_t other = group[k];
+        if (k + ahead < group.size()) check.prefetch(group[k + ahead]);
         ++verified;
         const double sim = check.similarity(other, d);
         if (!check.passes(sim)) continue;

@@ -8,6 +8,7 @@
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/oph_minhash.hpp"
 #include "host/minhash/bucket_walk.hpp"
+#include "host/minhash/prefetched_pairs.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/minhash_fold.hpp"
 #include "host/minhash/set_cache.hpp"
@@ -261,8 +262,19 @@ class CpuBackend final : public ComputeBackend {
     const size_t n = sigs.size();
     keys.resize(n);
     int64_t empty = 0;
+    // A band's values are r words in each row of P: rows a KiB apart, a stride the
+    // hardware does not follow across pages, so each document's key waited on memory
+    // (8% of the candidate stage at 1 M documents). The values `ahead` rows on are asked
+    // for first.
+    constexpr int64_t ahead = 16;
+    const size_t segment_bytes = size_t(rows) * sizeof(uint32_t);
 #pragma omp parallel for num_threads(n >= parallel_keys_min ? nt : 1) schedule(static) reduction(+ : empty)
     for (int64_t d = 0; d < int64_t(n); ++d) {
+      if (d + ahead < int64_t(n)) {
+        const char* next = reinterpret_cast<const char*>(sigs.row(size_t(d + ahead)) + size_t(band) * rows);
+        __builtin_prefetch(next);
+        __builtin_prefetch(next + segment_bytes - 1);
+      }
       keys[size_t(d)] = {band_key(sigs.row(size_t(d)) + size_t(band) * rows, rows, band), uint32_t(d)};
       empty += sizes[size_t(d)] == 0;
     }
@@ -329,14 +341,18 @@ class CpuBackend final : public ComputeBackend {
       WalkPiece& w = pieces_[size_t(p)];
       w.passed.clear();
       w.windowed.clear();
+      PrefetchedPairs estimates(corpus.signatures->values.data(), corpus.signatures->num_perm,
+                                [&](uint32_t a, uint32_t b) {
+                                  const double s = pair_similarity(spec_, corpus, a, b);
+                                  if (accept_all || s >= t) w.passed.push_back({a, b, s});
+                                });
       w.candidates = for_each_bucket_pair(
           keys_.data() + cuts_[size_t(p)], cuts_[size_t(p) + 1] - cuts_[size_t(p)], every_pair,
           [&](uint32_t a, uint32_t b) {
-            if (skip(a, b)) return;
-            const double s = pair_similarity(spec_, corpus, a, b);
-            if (accept_all || s >= t) w.passed.push_back({a, b, s});
+            if (!skip(a, b)) estimates.push(a, b);
           },
           [&](size_t lo, size_t hi) { w.windowed.emplace_back(cuts_[size_t(p)] + lo, cuts_[size_t(p)] + hi); });
+      estimates.drain();
     });
     errors.rethrow();
     return pieces;

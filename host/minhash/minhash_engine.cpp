@@ -183,12 +183,16 @@ struct MinHashEngine::Impl {
     const detail::CorpusView corpus = view();
     const double t = spec.config.threshold;
     const bool accept_all = spec.config.verify == VerifyMode::none;
-    const detail::BandCompletionChecks checks{[&](uint32_t a, uint32_t b) -> detail::PairOutcome {
+    detail::BandCompletionChecks checks{[&](uint32_t a, uint32_t b) -> detail::PairOutcome {
                                                 const double s = similarity(corpus, a, b);
                                                 return {s, classify(a, b, s)};
                                               },
                                               [&](double s) { return accept_all || s >= t; },
                                               [&](const ScoredPair& p) { deferred->add({uint32_t(p.a), uint32_t(p.b), p.similarity}); }};
+    if (!spill && spec.config.verify != VerifyMode::exact) {  // the estimate reads the rows
+      checks.rows = signatures.values.data();
+      checks.row_words = signatures.num_perm;
+    }
     // Spilled, a pair's rows are read through one cache: one thread.
     r.candidate_pairs += detail::complete_band(windowed, uf, checks, spill ? 1 : spec.config.threads, r.pairs);
   }

@@ -5,6 +5,7 @@
 #include "gpudedup/detail/similarity.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/galloping_intersection.hpp"
+#include "host/minhash/signature_compare.hpp"
 
 namespace gpudedup::detail {
 namespace {
@@ -62,7 +63,8 @@ double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_
 
 double signature_similarity(const SketchSpec& spec, const uint32_t* row_a, const uint32_t* row_b, uint32_t size_a,
                             uint32_t size_b) {
-  const double j = estimated_jaccard(row_a, row_b, spec.config.minhash.num_perm);
+  const uint32_t num_perm = spec.config.minhash.num_perm;
+  const double j = double(count_equal_values(row_a, row_b, num_perm)) / double(num_perm);  // estimated_jaccard
   return similarity_from_jaccard(spec.config.similarity, j, size_a, size_b);
 }
 
