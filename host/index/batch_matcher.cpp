@@ -29,7 +29,7 @@ struct Best {
 };
 
 double similarity(const MatchSettings& m, const uint32_t* x, uint32_t size_x, const uint32_t* y, uint32_t size_y) {
-  const double j = double(count_equal_values(x, y, m.num_perm)) / double(m.num_perm);  // estimated_jaccard
+  const double j = estimated_jaccard_host(x, y, m.num_perm);
   return m.containment ? containment_from_jaccard(j, size_x, size_y) : j;
 }
 

@@ -163,8 +163,7 @@ Verdict BorderlineVerifier::classify(const CorpusView& corpus, uint32_t a, uint3
 Verdict BorderlineVerifier::classify(const uint32_t* row_a, const uint32_t* row_b, uint32_t size_a, uint32_t size_b,
                                      double similarity) const {
   if (band_.similarity == Similarity::jaccard) return band_.classify(similarity, size_a, size_b);
-  const uint32_t num_perm = spec_.config.minhash.num_perm;
-  return band_.classify(double(count_equal_values(row_a, row_b, num_perm)) / double(num_perm), size_a, size_b);
+  return band_.classify(estimated_jaccard_host(row_a, row_b, spec_.config.minhash.num_perm), size_a, size_b);
 }
 
 void BorderlineVerifier::defer(uint32_t a, uint32_t b, double similarity) {

@@ -10,6 +10,7 @@
 
 #include "gpudedup/result.hpp"
 #include "host/core/union_find.hpp"
+#include "host/minhash/prefetched_pairs.hpp"
 
 namespace gpudedup::detail {
 
@@ -24,9 +25,7 @@ struct PairCheck {
   size_t row_words = 0;
 
   void prefetch(uint32_t doc) const {
-    if (!rows) return;
-    const char* row = reinterpret_cast<const char*>(rows + size_t(doc) * row_words);
-    for (size_t offset = 0; offset < row_words * sizeof(uint32_t); offset += 64) __builtin_prefetch(row + offset);
+    if (rows) prefetch_row(rows, row_words, doc);
   }
 };
 

@@ -11,6 +11,12 @@
 
 namespace gpudedup::detail {
 
+/// Asks for every cache line of row `doc` (rows + doc * row_words, row_words values).
+inline void prefetch_row(const uint32_t* rows, size_t row_words, uint32_t doc) {
+  const char* row = reinterpret_cast<const char*>(rows + size_t(doc) * row_words);
+  for (size_t offset = 0; offset < row_words * sizeof(uint32_t); offset += 64) __builtin_prefetch(row + offset);
+}
+
 template <class Evaluate>
 class PrefetchedPairs {
  public:
@@ -18,14 +24,14 @@ class PrefetchedPairs {
 
   /// rows: row i at rows + i * row_words; evaluate(a, b) is called once per pair.
   PrefetchedPairs(const uint32_t* rows, size_t row_words, Evaluate evaluate)
-      : rows_(rows), row_bytes_(row_words * sizeof(uint32_t)), evaluate_(std::move(evaluate)) {}
+      : rows_(rows), row_words_(row_words), evaluate_(std::move(evaluate)) {}
   PrefetchedPairs(const PrefetchedPairs&) = delete;
   PrefetchedPairs& operator=(const PrefetchedPairs&) = delete;
 
   void push(uint32_t a, uint32_t b) {
     if (count_ == depth) pop();
-    prefetch(a);
-    prefetch(b);
+    prefetch_row(rows_, row_words_, a);
+    prefetch_row(rows_, row_words_, b);
     ring_[(head_ + count_) % depth] = {a, b};
     ++count_;
   }
@@ -44,13 +50,8 @@ class PrefetchedPairs {
     evaluate_(a, b);
   }
 
-  void prefetch(uint32_t doc) const {
-    const char* row = reinterpret_cast<const char*>(rows_) + size_t(doc) * row_bytes_;
-    for (size_t offset = 0; offset < row_bytes_; offset += 64) __builtin_prefetch(row + offset);
-  }
-
   const uint32_t* rows_;
-  size_t row_bytes_;
+  size_t row_words_;
   Evaluate evaluate_;
   std::pair<uint32_t, uint32_t> ring_[depth];
   unsigned head_ = 0, count_ = 0;

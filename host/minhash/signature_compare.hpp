@@ -18,4 +18,9 @@ uint32_t count_equal_values(const uint32_t* x, const uint32_t* y, uint32_t n);
 /// The same by a chosen path (tests compare every path this CPU runs).
 uint32_t count_equal_values(ComparePath path, const uint32_t* x, const uint32_t* y, uint32_t n);
 
+/// detail/similarity.hpp's estimated_jaccard (the same double) by count_equal_values.
+inline double estimated_jaccard_host(const uint32_t* x, const uint32_t* y, uint32_t num_perm) {
+  return double(count_equal_values(x, y, num_perm)) / double(num_perm);
+}
+
 }  // namespace gpudedup::detail

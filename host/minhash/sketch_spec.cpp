@@ -63,8 +63,7 @@ double pair_similarity(const SketchSpec& spec, const CorpusView& corpus, uint32_
 
 double signature_similarity(const SketchSpec& spec, const uint32_t* row_a, const uint32_t* row_b, uint32_t size_a,
                             uint32_t size_b) {
-  const uint32_t num_perm = spec.config.minhash.num_perm;
-  const double j = double(count_equal_values(row_a, row_b, num_perm)) / double(num_perm);  // estimated_jaccard
+  const double j = estimated_jaccard_host(row_a, row_b, spec.config.minhash.num_perm);
   return similarity_from_jaccard(spec.config.similarity, j, size_a, size_b);
 }
 

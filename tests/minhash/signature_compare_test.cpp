@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpudedup/detail/minhash.hpp"
+#include "gpudedup/detail/similarity.hpp"
 #include "host/minhash/signature_compare.hpp"
 
 using namespace gpudedup::detail;
@@ -35,6 +36,7 @@ TEST(SignatureCompare, EveryPathCountsWhatTheLoopCounts) {
       for (ComparePath p : paths())
         EXPECT_EQ(count_equal_values(p, x.data(), y.data(), n), want) << "path " << int(p) << " n " << n;
       EXPECT_EQ(count_equal_values(x.data(), y.data(), n), want);
+      if (n > 0) EXPECT_EQ(estimated_jaccard_host(x.data(), y.data(), n), estimated_jaccard(x.data(), y.data(), n));
     }
   }
 }
