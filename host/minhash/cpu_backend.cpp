@@ -329,6 +329,8 @@ class CpuBackend final : public ComputeBackend {
     const double t = spec_.config.threshold;
     const bool accept_all = spec_.config.verify == VerifyMode::none;
     const bool every_pair = spec_.config.all_pairs;
+    // pair_similarity reads the rows unless it checks the exact sets.
+    const bool reads_rows = !(spec_.config.verify == VerifyMode::exact && corpus.sets);
     sort_band(corpus, band, rows);
     const size_t n = keys_.size();
     const int nt = threads();
@@ -341,7 +343,7 @@ class CpuBackend final : public ComputeBackend {
       WalkPiece& w = pieces_[size_t(p)];
       w.passed.clear();
       w.windowed.clear();
-      PrefetchedPairs estimates(corpus.signatures->values.data(), corpus.signatures->num_perm,
+      PrefetchedPairs estimates(reads_rows ? corpus.signatures->values.data() : nullptr, corpus.signatures->num_perm,
                                 [&](uint32_t a, uint32_t b) {
                                   const double s = pair_similarity(spec_, corpus, a, b);
                                   if (accept_all || s >= t) w.passed.push_back({a, b, s});

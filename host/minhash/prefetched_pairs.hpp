@@ -22,7 +22,8 @@ class PrefetchedPairs {
  public:
   static constexpr unsigned depth = 8;
 
-  /// rows: row i at rows + i * row_words; evaluate(a, b) is called once per pair.
+  /// rows: row i at rows + i * row_words (null: evaluate reads no rows, nothing is
+  /// prefetched); evaluate(a, b) is called once per pair.
   PrefetchedPairs(const uint32_t* rows, size_t row_words, Evaluate evaluate)
       : rows_(rows), row_words_(row_words), evaluate_(std::move(evaluate)) {}
   PrefetchedPairs(const PrefetchedPairs&) = delete;
@@ -30,8 +31,10 @@ class PrefetchedPairs {
 
   void push(uint32_t a, uint32_t b) {
     if (count_ == depth) pop();
-    prefetch_row(rows_, row_words_, a);
-    prefetch_row(rows_, row_words_, b);
+    if (rows_) {
+      prefetch_row(rows_, row_words_, a);
+      prefetch_row(rows_, row_words_, b);
+    }
     ring_[(head_ + count_) % depth] = {a, b};
     ++count_;
   }
