@@ -2,6 +2,9 @@
 // stages, then a second pass over the input to copy the kept records.
 #include "gpudedup/pipeline.hpp"
 
+#include <omp.h>
+
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -9,6 +12,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
+#include "host/device/resolve_backend.hpp"
 #include "host/core/id_table.hpp"
 #include "host/core/keep_policy.hpp"
 #include "host/core/stage_clock.hpp"
@@ -48,6 +52,27 @@ class CountingSink : public KeptSink {
   KeptSink* inner_ = nullptr;
   uint64_t count_ = 0;
 };
+
+/// How a pass reads: ahead (the next batch while the method works on this one) or not,
+/// and the text bytes of a batch.
+struct ReadAhead {
+  bool ahead = false;
+  size_t batch_bytes = 0;
+};
+
+/// With parsing threads the reader reads ahead in the job's batches. With one parsing
+/// thread (2 cores or fewer), a method on two or more CPU threads reads ahead too, in
+/// batches of DedupJob::overlapped_batch_bytes: the read, a tenth of a run there, then
+/// shares the cores with the sketch instead of going before it with one core idle (a
+/// corpus of tens of MB is otherwise one batch, read whole first). A device backend keeps
+/// the job's batches: the device wants them large.
+ReadAhead read_ahead(const DedupJob& job, const RecordReader& reader) {
+  if (reader.reader_threads() > 1) return {true, job.batch_max_bytes};
+  const int threads = job.config.threads > 0 ? job.config.threads : omp_get_max_threads();
+  if (threads > 1 && detail::resolve_backend(job.config.backend) == Backend::cpu)
+    return {true, std::max<size_t>(1, std::min(job.batch_max_bytes, job.overlapped_batch_bytes))};
+  return {false, job.batch_max_bytes};
+}
 
 /// What the first pass keeps per document, for the outputs: its id (its bytes and an 8 B
 /// offset: the removed, pairs and clusters files name documents by it), its record only
@@ -166,16 +191,17 @@ class FilesSource final : public detail::JobSource {
   }
 
  private:
-  /// Reads every batch of a fresh pass over the input into `use`. With parsing threads
-  /// the next batch is read while `use` works on this one; seconds_read is then the time
-  /// spent waiting for it.
+  /// Reads every batch of a fresh pass over the input into `use`. Read ahead (read_ahead:
+  /// parsing threads, or the method's threads on every core) the next batch is read while
+  /// `use` works on this one; seconds_read is then the time spent waiting for it.
   template <class Use>
   void read_all(DedupSummary& s, RecordReader& reader, detail::FirstPassRead& at,
                 const detail::FirstPassReport& report, Use&& use) {
     std::optional<io::BatchPrefetcher> ahead;
-    if (reader.reader_threads() > 1) {
+    const ReadAhead plan = read_ahead(job_, reader);
+    if (plan.ahead) {
       try {
-        ahead.emplace(reader, job_.batch_size, job_.batch_max_bytes);
+        ahead.emplace(reader, job_.batch_size, plan.batch_bytes);
       } catch (const std::system_error&) {  // no thread to be had (a memory limit): read here
       }
     }

@@ -56,9 +56,10 @@ struct DedupSummary {
   /// The stats file's "pairs" where `result.pairs` is not held (a distributed run): the
   /// pairs that joined clusters, or with Config::all_pairs every passing pair.
   std::optional<uint64_t> pair_count;
-  /// Reading and parsing; with more than one parsing thread (RecordReader::reader_threads)
-  /// the next batch is read while the method works on one, and this is the time the
-  /// method waited for it.
+  /// Reading and parsing; when the first pass reads ahead (more than one parsing thread,
+  /// RecordReader::reader_threads, or the method's CPU threads on every core: DedupJob::
+  /// overlapped_batch_bytes) the next batch is read while the method works on one, and
+  /// this is the time the method waited for it.
   double seconds_read = 0;
   double seconds_write = 0;
   double seconds_total = 0;
@@ -78,6 +79,11 @@ struct DedupJob {
   std::vector<std::string> sketches;
   size_t batch_size = 65536;                 ///< documents per batch
   size_t batch_max_bytes = size_t(256) << 20;///< text bytes per batch
+  /// Text bytes per batch (at most batch_max_bytes) when the method runs on two or more
+  /// CPU threads and one thread parses (InputOptions::reader_threads 1, the default on 2
+  /// cores or fewer): the first pass then reads the next batch while the method works on
+  /// this one, so the read shares the cores with the sketch instead of going before it.
+  size_t overlapped_batch_bytes = size_t(4) << 20;
 };
 
 /// Runs the job (from `sketches` when given). @throws usage_error for bad options and clashing outputs, data_error for

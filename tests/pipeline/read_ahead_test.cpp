@@ -1,9 +1,10 @@
 // The whole job with the next batch read while the method works on one (reader_threads
-// other than 1) against the job on one thread: the same outputs, counts and reports for
+// other than 1, or the method on several threads) against the job on one thread: the same outputs, counts and reports for
 // every method, the same error under `strict`, and a failure in the middle of the job
 // stops the reading thread instead of leaving it behind.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,16 +38,16 @@ struct JobRun {
   std::vector<uint64_t> progress_bytes;
 };
 
-JobRun run_job(const std::string& method, const std::string& corpus, unsigned threads, test_support::TempDir& dir) {
+/// The job with its reading as `shape` sets it (parsing threads, method threads, batches).
+JobRun run_job(const std::string& method, const std::string& corpus, const std::string& tag_of_shape,
+               const std::function<void(DedupJob&)>& shape, test_support::TempDir& dir) {
   DedupJob job;
   job.input.paths = {corpus};
   job.input.id_field = "id";
-  job.input.reader_threads = threads;
-  job.input.reader_chunk_bytes = 300;  // several chunks to a batch
   job.config.method = method;
   job.config.backend = Backend::cpu;
-  job.batch_size = 8;
-  const std::string tag = method + std::to_string(threads);
+  shape(job);
+  const std::string tag = method + tag_of_shape;
   job.outputs.output = dir.path(tag + ".kept.jsonl");
   job.outputs.removed = dir.path(tag + ".removed.tsv");
   job.outputs.pairs = dir.path(tag + ".pairs.tsv");
@@ -61,6 +62,16 @@ JobRun run_job(const std::string& method, const std::string& corpus, unsigned th
                " bytes " + std::to_string(s.input.bytes) + " kept " + std::to_string(s.kept) + "\n";
   for (const auto& report : s.input.reports) r.outputs += report + "\n";
   return r;
+}
+
+/// The job with `threads` parsing threads, in batches of 8 documents.
+JobRun run_job(const std::string& method, const std::string& corpus, unsigned threads, test_support::TempDir& dir) {
+  return run_job(method, corpus, std::to_string(threads), [&](DedupJob& job) {
+    job.input.reader_threads = threads;
+    job.input.reader_chunk_bytes = 300;  // several chunks to a batch
+    job.config.threads = 1;              // reading ahead only where the parsing threads ask for it
+    job.batch_size = 8;
+  }, dir);
 }
 
 TEST(ReadAhead, EveryMethodGivesTheSameOutputsAsOneThread) {
@@ -78,6 +89,34 @@ TEST(ReadAhead, EveryMethodGivesTheSameOutputsAsOneThread) {
       for (size_t i = 1; i < many.progress_bytes.size(); ++i)
         EXPECT_LE(many.progress_bytes[i - 1], many.progress_bytes[i]);
     }
+  }
+}
+
+// One parsing thread and the method on two CPU threads: the first pass reads ahead in
+// batches of overlapped_batch_bytes (a batch per progress line) instead of one batch of
+// the whole corpus, with the outputs of the method on one thread, which reads no batch ahead.
+TEST(ReadAhead, MethodThreadsReadAheadInSmallBatchesWithTheSameOutputs) {
+  test_support::TempDir dir;
+  const std::string text = corpus_with_bad_lines();
+  const std::string corpus = dir.write("corpus.jsonl", text);
+  constexpr size_t batch_bytes = 2048;
+  for (const std::string method : {"minhash", "exact", "simhash", "bloom"}) {
+    SCOPED_TRACE(method);
+    auto shape = [&](int threads) {
+      return [=](DedupJob& job) {
+        job.input.reader_threads = 1;
+        job.config.threads = threads;
+        job.overlapped_batch_bytes = batch_bytes;
+      };
+    };
+    const JobRun one = run_job(method, corpus, "m1", shape(1), dir);
+    const JobRun two = run_job(method, corpus, "m2", shape(2), dir);
+    // A progress line per batch (and one at the stage's end): the corpus is one batch on
+    // one thread, batches of ~2 KiB on two.
+    EXPECT_LE(one.progress_bytes.size(), 2u);
+    EXPECT_GE(two.progress_bytes.size(), one.progress_bytes.size() + text.size() / batch_bytes / 2);
+    EXPECT_EQ(two.outputs, one.outputs);
+    for (size_t i = 1; i < two.progress_bytes.size(); ++i) EXPECT_LE(two.progress_bytes[i - 1], two.progress_bytes[i]);
   }
 }
 
