@@ -69,7 +69,11 @@ struct ReadAhead {
 ReadAhead read_ahead(const DedupJob& job, const RecordReader& reader) {
   if (reader.reader_threads() > 1) return {true, job.batch_max_bytes};
   const int threads = job.config.threads > 0 ? job.config.threads : omp_get_max_threads();
-  if (threads > 1 && detail::resolve_backend(job.config.backend) == Backend::cpu)
+  // (Automatic never throws; an explicit cuda was checked when the method was made.)
+  const bool on_cpu = job.config.backend == Backend::cpu ||
+                      (job.config.backend == Backend::automatic &&
+                       detail::resolve_backend(Backend::automatic) == Backend::cpu);
+  if (threads > 1 && on_cpu)
     return {true, std::max<size_t>(1, std::min(job.batch_max_bytes, job.overlapped_batch_bytes))};
   return {false, job.batch_max_bytes};
 }
