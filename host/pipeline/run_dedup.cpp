@@ -12,7 +12,6 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/method.hpp"
-#include "host/device/resolve_backend.hpp"
 #include "host/core/id_table.hpp"
 #include "host/core/keep_policy.hpp"
 #include "host/core/stage_clock.hpp"
@@ -66,14 +65,10 @@ struct ReadAhead {
 /// shares the cores with the sketch instead of going before it with one core idle (a
 /// corpus of tens of MB is otherwise one batch, read whole first). A device backend keeps
 /// the job's batches: the device wants them large.
-ReadAhead read_ahead(const DedupJob& job, const RecordReader& reader) {
+ReadAhead read_ahead(const DedupJob& job, const DedupMethod& method, const RecordReader& reader) {
   if (reader.reader_threads() > 1) return {true, job.batch_max_bytes};
   const int threads = job.config.threads > 0 ? job.config.threads : omp_get_max_threads();
-  // (Automatic never throws; an explicit cuda was checked when the method was made.)
-  const bool on_cpu = job.config.backend == Backend::cpu ||
-                      (job.config.backend == Backend::automatic &&
-                       detail::resolve_backend(Backend::automatic) == Backend::cpu);
-  if (threads > 1 && on_cpu)
+  if (threads > 1 && method.backend() == Backend::cpu)
     return {true, std::max<size_t>(1, std::min(job.batch_max_bytes, job.overlapped_batch_bytes))};
   return {false, job.batch_max_bytes};
 }
@@ -202,7 +197,7 @@ class FilesSource final : public detail::JobSource {
   void read_all(DedupSummary& s, RecordReader& reader, detail::FirstPassRead& at,
                 const detail::FirstPassReport& report, Use&& use) {
     std::optional<io::BatchPrefetcher> ahead;
-    const ReadAhead plan = read_ahead(job_, reader);
+    const ReadAhead plan = read_ahead(job_, *method_, reader);
     if (plan.ahead) {
       try {
         ahead.emplace(reader, job_.batch_size, plan.batch_bytes);
