@@ -59,17 +59,23 @@ struct ReadAhead {
   size_t batch_bytes = 0;
 };
 
+/// Which pass of the input is read.
+enum class Pass { prepass, sketch };
+
 /// With parsing threads the reader reads ahead in the job's batches. With one parsing
-/// thread (2 cores or fewer), a method on two or more CPU threads reads ahead too, in
-/// batches of DedupJob::overlapped_batch_bytes: the read, a tenth of a run there, then
+/// thread (InputOptions::reader_threads 1, the default on 2 cores or fewer), the sketch
+/// pass of a method on two or more CPU threads reads ahead too, in batches of at most
+/// DedupJob::overlapped_batch_bytes (0: not): the read, a tenth of a run on 2 cores, then
 /// shares the cores with the sketch instead of going before it with one core idle (a
 /// corpus of tens of MB is otherwise one batch, read whole first). A device backend keeps
-/// the job's batches: the device wants them large.
-ReadAhead read_ahead(const DedupJob& job, const DedupMethod& method, const RecordReader& reader) {
+/// the job's batches (the device wants them large), and so does a prepass: SimHash merges
+/// each batch's document frequencies into its whole vocabulary on one thread.
+ReadAhead read_ahead(const DedupJob& job, const DedupMethod& method, const RecordReader& reader, Pass pass) {
   if (reader.reader_threads() > 1) return {true, job.batch_max_bytes};
   const int threads = job.config.threads > 0 ? job.config.threads : omp_get_max_threads();
-  if (threads > 1 && method.backend() == Backend::cpu)
-    return {true, std::max<size_t>(1, std::min(job.batch_max_bytes, job.overlapped_batch_bytes))};
+  const size_t cap = job.overlapped_batch_bytes;
+  if (pass == Pass::sketch && cap > 0 && threads > 1 && method.backend() == Backend::cpu)
+    return {true, job.batch_max_bytes == 0 ? cap : std::min(job.batch_max_bytes, cap)};  // 0: no limit
   return {false, job.batch_max_bytes};
 }
 
@@ -152,7 +158,7 @@ class FilesSource final : public detail::JobSource {
       }
       RecordReader prepass_reader(input_);
       at.stage = "prepass";
-      read_all(s, prepass_reader, at, report, [&](const InputBatch& b) { method_->prepass(b.docs); });
+      read_all(s, prepass_reader, Pass::prepass, at, report, [&](const InputBatch& b) { method_->prepass(b.docs); });
       at.bytes_before = prepass_reader.stats().bytes;
     }
 
@@ -162,7 +168,7 @@ class FilesSource final : public detail::JobSource {
     if (!job_.outputs.output_dir.empty()) shards_.emplace(files_, *reader_, job_.outputs.output_dir);
     if (!job_.outputs.output.empty() && kept_as_ == KeptFormat::records) refuse_parquet_as_lines(*reader_, job_.outputs.output);
     at.stage = "sketch";
-    read_all(s, *reader_, at, report, [&](const InputBatch& b) {
+    read_all(s, *reader_, Pass::sketch, at, report, [&](const InputBatch& b) {
       for (size_t i = 0; i < b.size(); ++i) {
         kept_.ids.add(b.ids[i]);
         kept_.records.add(b.records[i]);
@@ -191,13 +197,13 @@ class FilesSource final : public detail::JobSource {
 
  private:
   /// Reads every batch of a fresh pass over the input into `use`. Read ahead (read_ahead:
-  /// parsing threads, or the method's threads on every core) the next batch is read while
-  /// `use` works on this one; seconds_read is then the time spent waiting for it.
+  /// parsing threads, or the sketch pass of a method on several CPU threads) the next batch
+  /// is read while `use` works on this one; seconds_read is then the time spent waiting for it.
   template <class Use>
-  void read_all(DedupSummary& s, RecordReader& reader, detail::FirstPassRead& at,
+  void read_all(DedupSummary& s, RecordReader& reader, Pass pass, detail::FirstPassRead& at,
                 const detail::FirstPassReport& report, Use&& use) {
     std::optional<io::BatchPrefetcher> ahead;
-    const ReadAhead plan = read_ahead(job_, *method_, reader);
+    const ReadAhead plan = read_ahead(job_, *method_, reader, pass);
     if (plan.ahead) {
       try {
         ahead.emplace(reader, job_.batch_size, plan.batch_bytes);
@@ -205,11 +211,16 @@ class FilesSource final : public detail::JobSource {
       }
     }
     InputStats read_so_far;
+    const double reads_before = read_work_;  // the earlier passes' reading (a prepass)
     for (;;) {
       const auto t0 = clock_type::now();
-      const bool more = ahead ? ahead->next(batch_, read_so_far)
+      double reading = 0;
+      const bool more = ahead ? ahead->next(batch_, read_so_far, &reading)
                               : reader.next(batch_, job_.batch_size, job_.batch_max_bytes);
-      s.seconds_read += seconds_since(t0);
+      const double waited = seconds_since(t0);
+      s.seconds_read += waited;
+      read_work_ = ahead ? reads_before + reading : read_work_ + waited;
+      at.read_seconds = read_work_;
       if (!more) {
         // The batch's buffers back (a batch's text, tens of megabytes): the candidate
         // stage that follows holds the corpus's signatures, the run's peak.
@@ -255,6 +266,7 @@ class FilesSource final : public detail::JobSource {
   InputBatch batch_;
   ReadState kept_;
   std::vector<uint8_t> keep_;  ///< per record: 1 to copy
+  double read_work_ = 0;       ///< seconds of reading so far, on whichever thread read (the ETA's)
 };
 
 }  // namespace

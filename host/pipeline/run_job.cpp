@@ -33,7 +33,8 @@ DedupSummary run_job(const std::function<std::unique_ptr<JobSource>()>& open, co
   if (progress) report = [&](const FirstPassRead& r) {
     p.input_bytes = r.bytes;
     p.total_input_bytes = r.total_bytes;
-    eta.first_pass(seconds_since(t_start), s.seconds_read, r.bytes_before + r.bytes, r.reads * r.total_bytes);
+    eta.first_pass(seconds_since(t_start), r.read_seconds >= 0 ? r.read_seconds : s.seconds_read,
+                   r.bytes_before + r.bytes, r.reads * r.total_bytes);
     send(r.stage);
   };
 

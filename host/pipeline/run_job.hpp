@@ -25,6 +25,9 @@ struct FirstPassRead {
   uint64_t total_bytes = 0;      ///< this read's expected bytes (0: unknown)
   uint64_t bytes_before = 0;     ///< of the reads before this one (a prepass)
   uint64_t reads = 1;            ///< reads of the input before the candidates
+  /// The reads' own seconds so far where a thread reads ahead (DedupSummary::seconds_read
+  /// is then only the wait for it): the ETA's measure of the second pass. <0: seconds_read.
+  double read_seconds = -1;
 };
 
 using FirstPassReport = std::function<void(const FirstPassRead&)>;

@@ -56,8 +56,8 @@ struct DedupSummary {
   /// The stats file's "pairs" where `result.pairs` is not held (a distributed run): the
   /// pairs that joined clusters, or with Config::all_pairs every passing pair.
   std::optional<uint64_t> pair_count;
-  /// Reading and parsing; when the first pass reads ahead (more than one parsing thread,
-  /// RecordReader::reader_threads, or the method's CPU threads on every core: DedupJob::
+  /// Reading and parsing; when a pass reads ahead (more than one parsing thread,
+  /// RecordReader::reader_threads, or a method on two or more CPU threads: DedupJob::
   /// overlapped_batch_bytes) the next batch is read while the method works on one, and
   /// this is the time the method waited for it.
   double seconds_read = 0;
@@ -79,10 +79,11 @@ struct DedupJob {
   std::vector<std::string> sketches;
   size_t batch_size = 65536;                 ///< documents per batch
   size_t batch_max_bytes = size_t(256) << 20;///< text bytes per batch
-  /// Text bytes per batch (at most batch_max_bytes) when the method runs on two or more
-  /// CPU threads and one thread parses (InputOptions::reader_threads 1, the default on 2
-  /// cores or fewer): the first pass then reads the next batch while the method works on
-  /// this one, so the read shares the cores with the sketch instead of going before it.
+  /// Text bytes per batch (at most batch_max_bytes) of the sketch pass when the method
+  /// runs on two or more CPU threads and one thread parses (InputOptions::reader_threads
+  /// 1, the default on 2 cores or fewer): the pass then reads the next batch while the
+  /// method works on this one, so the read shares the cores with the sketch instead of
+  /// going before it. 0: that pass reads as with one thread (no read-ahead, the job's batches).
   size_t overlapped_batch_bytes = size_t(4) << 20;
 };
 

@@ -35,7 +35,8 @@ std::string corpus_with_bad_lines() {
 
 struct JobRun {
   std::string outputs;  // every output file and the counts, one string to compare
-  std::vector<uint64_t> progress_bytes;
+  std::vector<uint64_t> progress_bytes;  // the sketch pass's progress lines
+  size_t prepass_lines = 0;
 };
 
 /// The job with its reading as `shape` sets it (parsing threads, method threads, batches).
@@ -55,6 +56,7 @@ JobRun run_job(const std::string& method, const std::string& corpus, const std::
   JobRun r;
   const DedupSummary s = run_dedup(job, [&](const Progress& p) {
     if (std::string(p.stage) == "sketch") r.progress_bytes.push_back(p.input_bytes);
+    if (std::string(p.stage) == "prepass") ++r.prepass_lines;
   });
   r.outputs = read_file(job.outputs.output) + read_file(job.outputs.removed) + read_file(job.outputs.pairs) +
               read_file(job.outputs.clusters);
@@ -118,6 +120,33 @@ TEST(ReadAhead, MethodThreadsReadAheadInSmallBatchesWithTheSameOutputs) {
     EXPECT_EQ(two.outputs, one.outputs);
     for (size_t i = 1; i < two.progress_bytes.size(); ++i) EXPECT_LE(two.progress_bytes[i - 1], two.progress_bytes[i]);
   }
+}
+
+// SimHash's prepass (document frequencies merged batch by batch on one thread) and a job
+// with overlapped_batch_bytes 0 keep the job's batches on two threads, with the same outputs.
+TEST(ReadAhead, APrepassAndASettingOfZeroKeepTheJobsBatches) {
+  test_support::TempDir dir;
+  const std::string text = corpus_with_bad_lines();
+  const std::string corpus = dir.write("corpus.jsonl", text);
+  auto shape = [](int threads, size_t overlapped) {
+    return [=](DedupJob& job) {
+      job.input.reader_threads = 1;
+      job.config.threads = threads;
+      job.config.simhash.weights = SimHashWeights::tfidf;  // a prepass
+      job.overlapped_batch_bytes = overlapped;
+    };
+  };
+  const JobRun simhash_one = run_job("simhash", corpus, "p1", shape(1, 2048), dir);
+  const JobRun simhash_two = run_job("simhash", corpus, "p2", shape(2, 2048), dir);
+  EXPECT_GE(simhash_one.prepass_lines, 1u);
+  EXPECT_EQ(simhash_two.prepass_lines, simhash_one.prepass_lines) << "the prepass keeps the job's batches";
+  EXPECT_GT(simhash_two.progress_bytes.size(), simhash_one.progress_bytes.size()) << "the sketch pass reads ahead";
+  EXPECT_EQ(simhash_two.outputs, simhash_one.outputs);
+
+  const JobRun minhash_one = run_job("minhash", corpus, "z1", shape(1, 0), dir);
+  const JobRun minhash_two = run_job("minhash", corpus, "z2", shape(2, 0), dir);
+  EXPECT_EQ(minhash_two.progress_bytes.size(), minhash_one.progress_bytes.size()) << "0: the job's batches";
+  EXPECT_EQ(minhash_two.outputs, minhash_one.outputs);
 }
 
 TEST(ReadAhead, StrictFailsWithTheSameMessage) {

@@ -2,6 +2,7 @@
 // swaps it into the slot when the slot is free, so no batch is copied.
 #include "host/io/read/batch_prefetcher.hpp"
 
+#include <chrono>
 #include <utility>
 
 namespace gpudedup::io {
@@ -20,16 +21,19 @@ BatchPrefetcher::~BatchPrefetcher() {
 
 void BatchPrefetcher::run() {
   InputBatch batch;
+  double reading = 0;
   for (;;) {
     bool more = false;
     std::exception_ptr error;
     InputStats stats;
+    const auto t0 = std::chrono::steady_clock::now();
     try {
       more = reader_.next(batch, max_docs_, max_bytes_);
       stats = reader_.stats();
     } catch (...) {
       error = std::current_exception();
     }
+    reading += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [&] { return !full_ || stop_; });
     if (stop_) return;
@@ -41,17 +45,19 @@ void BatchPrefetcher::run() {
     }
     std::swap(waiting_, batch);
     waiting_stats_ = std::move(stats);
+    waiting_reading_seconds_ = reading;
     full_ = true;
     changed_.notify_all();
   }
 }
 
-bool BatchPrefetcher::next(InputBatch& batch, InputStats& stats_after) {
+bool BatchPrefetcher::next(InputBatch& batch, InputStats& stats_after, double* reading_seconds) {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return full_ || end_; });
   if (full_) {
     std::swap(batch, waiting_);
     stats_after = waiting_stats_;
+    if (reading_seconds) *reading_seconds = waiting_reading_seconds_;
     full_ = false;
     changed_.notify_all();
     return true;

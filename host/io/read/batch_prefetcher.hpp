@@ -23,10 +23,12 @@ class BatchPrefetcher {
   BatchPrefetcher& operator=(const BatchPrefetcher&) = delete;
 
   /// The next batch, swapped into `batch` (its old buffers are reused for a later one),
-  /// and the reader's stats as they were right after reading it. An error of the reader
+  /// and the reader's stats as they were right after reading it; with `reading_seconds`,
+  /// the seconds the reading thread has spent in RecordReader::next up to this batch (the
+  /// read's own cost, which the caller's wait no longer shows). An error of the reader
   /// is thrown here, after the batches read before it, as RecordReader::next throws it.
   /// @return false at the end of the input (`batch` is then empty).
-  bool next(InputBatch& batch, InputStats& stats_after);
+  bool next(InputBatch& batch, InputStats& stats_after, double* reading_seconds = nullptr);
 
  private:
   void run();
@@ -37,6 +39,7 @@ class BatchPrefetcher {
   std::condition_variable changed_;
   InputBatch waiting_;          // a finished batch, when `full_`
   InputStats waiting_stats_;
+  double waiting_reading_seconds_ = 0;  // the thread's reading time up to `waiting_`
   bool full_ = false;
   bool end_ = false;            // the reader is exhausted (after `waiting_`, if any)
   std::exception_ptr error_;    // the reader failed (after `waiting_`, if any)
