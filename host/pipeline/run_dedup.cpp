@@ -219,7 +219,11 @@ class FilesSource final : public detail::JobSource {
                               : reader.next(batch_, job_.batch_size, job_.batch_max_bytes);
       const double waited = seconds_since(t0);
       s.seconds_read += waited;
-      read_work_ = ahead ? reads_before + reading : read_work_ + waited;
+      if (!ahead) {
+        read_work_ += waited;
+      } else if (more) {  // (the end gives no reading time)
+        read_work_ = reads_before + reading;
+      }
       at.read_seconds = read_work_;
       if (!more) {
         // The batch's buffers back (a batch's text, tens of megabytes): the candidate
