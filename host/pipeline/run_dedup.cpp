@@ -3,6 +3,7 @@
 #include "gpudedup/pipeline.hpp"
 
 #include <omp.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <functional>
@@ -69,12 +70,17 @@ enum class Pass { prepass, sketch };
 /// shares the cores with the sketch instead of going before it with one core idle (a
 /// corpus of tens of MB is otherwise one batch, read whole first). A device backend keeps
 /// the job's batches (the device wants them large), and so does a prepass: SimHash merges
-/// each batch's document frequencies into its whole vocabulary on one thread.
+/// each batch's document frequencies into its whole vocabulary on one thread. Nor under a
+/// limit on the address space (`ulimit -v`): the reading thread's stack would come out of
+/// what the method's threads need, and libgomp ends the process when it cannot start one
+/// (tests/cli/cli_memory_test.cpp: the run's out-of-memory error must stay a clean one).
 ReadAhead read_ahead(const DedupJob& job, const DedupMethod& method, const RecordReader& reader, Pass pass) {
   if (reader.reader_threads() > 1) return {true, job.batch_max_bytes};
   const int threads = job.config.threads > 0 ? job.config.threads : omp_get_max_threads();
   const size_t cap = job.overlapped_batch_bytes;
-  if (pass == Pass::sketch && cap > 0 && threads > 1 && method.backend() == Backend::cpu)
+  rlimit space{};
+  const bool space_limited = getrlimit(RLIMIT_AS, &space) == 0 && space.rlim_cur != RLIM_INFINITY;
+  if (pass == Pass::sketch && cap > 0 && threads > 1 && !space_limited && method.backend() == Backend::cpu)
     return {true, job.batch_max_bytes == 0 ? cap : std::min(job.batch_max_bytes, cap)};  // 0: no limit
   return {false, job.batch_max_bytes};
 }

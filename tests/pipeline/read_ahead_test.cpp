@@ -3,6 +3,7 @@
 // every method, the same error under `strict`, and a failure in the middle of the job
 // stops the reading thread instead of leaving it behind.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <functional>
 #include <stdexcept>
@@ -66,6 +67,13 @@ JobRun run_job(const std::string& method, const std::string& corpus, const std::
   return r;
 }
 
+/// Whether the process runs under a limit on its address space (`ulimit -v`), where a
+/// method on several threads does not read ahead (run_dedup.cpp, read_ahead).
+bool address_space_limited() {
+  rlimit space{};
+  return getrlimit(RLIMIT_AS, &space) == 0 && space.rlim_cur != RLIM_INFINITY;
+}
+
 /// The job with `threads` parsing threads, in batches of 8 documents.
 JobRun run_job(const std::string& method, const std::string& corpus, unsigned threads, test_support::TempDir& dir) {
   return run_job(method, corpus, std::to_string(threads), [&](DedupJob& job) {
@@ -98,6 +106,7 @@ TEST(ReadAhead, EveryMethodGivesTheSameOutputsAsOneThread) {
 // batches of overlapped_batch_bytes (a batch per progress line) instead of one batch of
 // the whole corpus, with the outputs of the method on one thread, which reads no batch ahead.
 TEST(ReadAhead, MethodThreadsReadAheadInSmallBatchesWithTheSameOutputs) {
+  if (address_space_limited()) GTEST_SKIP() << "no reading ahead for the method's threads under ulimit -v";
   test_support::TempDir dir;
   const std::string text = corpus_with_bad_lines();
   const std::string corpus = dir.write("corpus.jsonl", text);
@@ -125,6 +134,7 @@ TEST(ReadAhead, MethodThreadsReadAheadInSmallBatchesWithTheSameOutputs) {
 // SimHash's prepass (document frequencies merged batch by batch on one thread) and a job
 // with overlapped_batch_bytes 0 keep the job's batches on two threads, with the same outputs.
 TEST(ReadAhead, APrepassAndASettingOfZeroKeepTheJobsBatches) {
+  if (address_space_limited()) GTEST_SKIP() << "no reading ahead for the method's threads under ulimit -v";
   test_support::TempDir dir;
   const std::string text = corpus_with_bad_lines();
   const std::string corpus = dir.write("corpus.jsonl", text);
