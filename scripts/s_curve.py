@@ -12,7 +12,7 @@ Jaccard is exact by construction) measure the same curve as char 5-grams.
 Without --bands/--rows, (b, r) is gpudedup's own choice for --threshold and --num-perm
 (read from the run's stats.json), i.e. what `dedup` uses by default.
 
-usage: scripts/s_curve.py [--threshold 0.8] [--num-perm 256] [--bands B --rows R] [--sketch classic|oph]
+usage: scripts/s_curve.py [--threshold 0.8] [--num-perm 256] [--bands B --rows R] [--sketch classic|oph|fss]
                           [--points 40] [--pairs-per-point 1000] [--gpudedup build/gpudedup]
                           [--output docs/s_curve.png]
 Prints the table (similarity, theoretical, measured, pairs, deviation in standard errors)
@@ -126,7 +126,7 @@ def main():
     ap.add_argument("--pairs-per-point", type=int, default=1000)
     ap.add_argument("--set-size", type=int, default=200, help="tokens per document")
     ap.add_argument("--seed", type=int, default=1, help="gpudedup dedup --seed (permutation family)")
-    ap.add_argument("--sketch", default="classic", help="gpudedup dedup --sketch (MinHash family: classic or oph)")
+    ap.add_argument("--sketch", default="classic", help="gpudedup dedup --sketch (MinHash family: classic, oph or fss)")
     ap.add_argument("--gpudedup", default="build/gpudedup")
     ap.add_argument("--output", default="docs/s_curve.png")
     ap.add_argument("--no-plot", action="store_true")

@@ -21,7 +21,7 @@ The exact pairs come from
 with LOW at or below the lowest band and --low.
 
 usage: seed_sweep.py CORPUS.jsonl EXACT.tsv [--bin build-cpu/gpudedup] [--seeds 1-8]
-           [--threshold 0.8] [--num-perm 256] [--sketch classic|oph] [--workdir DIR]
+           [--threshold 0.8] [--num-perm 256] [--sketch classic|oph|fss] [--workdir DIR]
            [-- extra dedup options]
 """
 import argparse

@@ -10,7 +10,9 @@
 // includes the copies both ways). Then end to end (add in batches + finish) at P = 256
 // with the engine's per-stage seconds. Prints markdown tables. The CUDA backend runs once
 // per sketch kernel (GPUDEDUP_GPU_KERNEL, kernels/minhash/sketch_kernel_choice.hpp): rows
-// `cuda` (classic) and `cuda-fused`, side by side (--gpu-kernel both, the default).
+// `cuda` (classic kernels) and `cuda-fused`, side by side (--gpu-kernel both, the default).
+// Rows `cpu` and `cuda` sketch with the default MinHash family (fss); `cpu-classic`,
+// `cuda-classic` and `cuda-fused` with the classic family, the fused kernels' own.
 #include <omp.h>
 
 #include <chrono>
@@ -36,6 +38,7 @@ struct Runner {
   Backend backend;
   const char* kernel;  ///< GPUDEDUP_GPU_KERNEL for the CUDA backend; null for the CPU
   const char* label;
+  SketchFamily family;  ///< the fused kernels are the classic family's
 };
 
 /// Sets GPUDEDUP_GPU_KERNEL for the engines made next (the CUDA backend reads it then).
@@ -124,11 +127,20 @@ int main(int argc, char** argv) {
 
   const CudaStatus cuda = cuda_status();
   std::vector<Runner> backends;
-  if (backend != "cuda") backends.push_back({Backend::cpu, nullptr, "cpu"});
+  // Rows `cpu` and `cuda`: the default MinHash family (fss); `cpu-classic`, `cuda-classic`
+  // and `cuda-fused`: the classic family, which the fused kernels compute.
+  const SketchFamily fallback = Config().minhash.family;
+  if (backend != "cuda") {
+    backends.push_back({Backend::cpu, nullptr, "cpu", fallback});
+    backends.push_back({Backend::cpu, nullptr, "cpu-classic", SketchFamily::classic});
+  }
   if (backend != "cpu") {
     if (!cuda.devices.empty()) {
-      if (gpu_kernel != "fused") backends.push_back({Backend::cuda, "classic", "cuda"});
-      if (gpu_kernel != "classic") backends.push_back({Backend::cuda, "fused", "cuda-fused"});
+      if (gpu_kernel != "fused") {
+        backends.push_back({Backend::cuda, "classic", "cuda", fallback});
+        backends.push_back({Backend::cuda, "classic", "cuda-classic", SketchFamily::classic});
+      }
+      if (gpu_kernel != "classic") backends.push_back({Backend::cuda, "fused", "cuda-fused", SketchFamily::classic});
     }
     else if (backend == "cuda") { std::fprintf(stderr, "sketch_bench: %s\n", cuda.reason.c_str()); return 2; }
     else std::printf("CUDA: skipped (%s)\n\n", cuda.reason.c_str());
@@ -146,6 +158,7 @@ int main(int argc, char** argv) {
     for (uint32_t P : perms) {
       Config c;
       c.backend = be.backend;
+      c.minhash.family = be.family;
       c.minhash.num_perm = P;
       try {
         MinHashEngine e(c);
@@ -167,6 +180,7 @@ int main(int argc, char** argv) {
     select_kernel(be);
     Config c;
     c.backend = be.backend;
+    c.minhash.family = be.family;
     try {
       MinHashEngine warm_engine(c);
       warm_engine.add(warm);

@@ -5,8 +5,9 @@
 
 1. sketch: each shard's text column is read with pyarrow and added to one gpudedup.Engine
    (Arrow strings go to the engine from their buffers; the texts are not kept);
-2. dedup: Engine.finish() finds, verifies and clusters the near-duplicates of all shards
-   and picks the row kept of each cluster (--keep: first, longest, shortest, none);
+2. dedup: Engine.finish() finds, verifies (by the estimate: the engine holds no texts, so
+   its answer is gpudedup.dedup(..., verify="estimate")'s) and clusters the near-duplicates
+   of all shards and picks the row kept of each cluster (--keep: first, longest, shortest, none);
 3. filter: each shard is read again and written to OUT_DIR with its kept rows only
    (pyarrow's Table.filter with the slice of the keep mask that is that shard's).
 Null texts are kept (counted as skipped). Memory: one shard at a time plus the engine's

@@ -66,7 +66,8 @@ GD_ENUM_NAMES(BloomMeasure, {BloomMeasure::cosine, "cosine"}, {BloomMeasure::ove
               {BloomMeasure::dice, "dice"}, {BloomMeasure::jaccard, "jaccard"}, {BloomMeasure::hamming, "hamming"})
 GD_ENUM_NAMES(CaseFold, {CaseFold::none, "none"}, {CaseFold::ascii, "ascii"}, {CaseFold::simple, "fold"})
 GD_ENUM_NAMES(Tokenizer, {Tokenizer::simple, "simple"}, {Tokenizer::icu, "icu"})
-GD_ENUM_NAMES(SketchFamily, {SketchFamily::classic, "classic"}, {SketchFamily::oph, "oph"})
+GD_ENUM_NAMES(SketchFamily, {SketchFamily::classic, "classic"}, {SketchFamily::oph, "oph"},
+              {SketchFamily::fss, "fss"})
 GD_ENUM_NAMES(SampleKind, {SampleKind::none, "none"}, {SampleKind::minwise, "minwise"},
               {SampleKind::modm, "modm"}, {SampleKind::mins, "mins"})
 GD_ENUM_NAMES(SimHashWeights, {SimHashWeights::tf, "tf"}, {SimHashWeights::tfidf, "tfidf"},

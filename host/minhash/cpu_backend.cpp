@@ -7,6 +7,7 @@
 
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/oph_minhash.hpp"
+#include "host/minhash/fss_sketch.hpp"
 #include "host/minhash/bucket_walk.hpp"
 #include "host/minhash/prefetched_pairs.hpp"
 #include "host/minhash/compute_backend.hpp"
@@ -140,6 +141,7 @@ class CpuBackend final : public ComputeBackend {
       std::vector<uint32_t> sort_counts;
       std::vector<uint32_t> keys;
       std::vector<uint64_t> oph_mask((P + 63) / 64);
+      FssScratch fss_scratch;
 #pragma omp for schedule(dynamic, sketch_chunk)
       for (int64_t d = int64_t(lo); d < int64_t(hi); ++d) errors.run([&] {
         const uint64_t at = arena ? arena->size() : 0;
@@ -159,11 +161,14 @@ class CpuBackend final : public ComputeBackend {
         }
         if (arena) places[size_t(d) - lo] = SetPlace(thread, at);
         uint32_t* sig = signatures + size_t(d) * P;
-        std::fill(sig, sig + P, empty_signature_value);
-        if (spec_.config.minhash.family == SketchFamily::oph) {
+        if (spec_.config.minhash.family == SketchFamily::fss) {
+          fss_sketch_keys(sig, oph_, folder_, keys.data(), keys.size(), fss_scratch);
+        } else if (spec_.config.minhash.family == SketchFamily::oph) {
+          std::fill(sig, sig + P, empty_signature_value);
           for (const uint32_t key : keys) oph_update_key(sig, oph_, key);
           oph_densify(sig, oph_, oph_mask.data());
         } else {
+          std::fill(sig, sig + P, empty_signature_value);
           folder_.fold_keys(sig, keys.data(), keys.size());
         }
       });

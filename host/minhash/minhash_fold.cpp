@@ -16,13 +16,16 @@
 // broadcast.
 #include "host/minhash/minhash_fold.hpp"
 
+#include <algorithm>
+
 #include "gpudedup/detail/minhash.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 // GCC 12's _mm512_min_epu32 passes _mm512_undefined_epi32(), which -Wmaybe-uninitialized
-// reports once inlined (a false positive in the header, fixed in later GCC).
+// and -Wuninitialized report once inlined (a false positive in the header, fixed in later GCC).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 #define GPUDEDUP_X86_FOLD 1
@@ -35,23 +38,30 @@ namespace {
 /// the W high halves of a, two to a word.
 constexpr uint32_t block_words(uint32_t width) { return 5 * width / 2; }
 
+/// Lays out one block of `width` permutations (see MinhashFolder) at w: permutation j of
+/// the block is (a[perm(j)], b[perm(j)]).
+template <class Perm>
+void pack_block(uint64_t* w, const uint64_t* a, const uint64_t* b, uint32_t width, Perm&& perm) {
+  const uint32_t half = width / 2;
+  for (uint32_t j = 0; j < half; ++j) {
+    // 64-bit lane j of E holds the permutation whose high half vshufps puts at 32-bit
+    // position 4 * (j / 2) + j % 2; lane j of O the one two positions further.
+    const uint32_t even = perm(4 * (j / 2) + j % 2), odd = perm(4 * (j / 2) + j % 2 + 2);
+    w[j] = a[even];
+    w[half + j] = b[even];
+    w[2 * half + j] = a[odd];
+    w[3 * half + j] = b[odd];
+    w[4 * half + j] = (a[perm(2 * j)] >> 32) | (a[perm(2 * j + 1)] & 0xFFFFFFFF00000000ULL);
+  }
+}
+
 /// Lays out the full blocks of `width` permutations (see MinhashFolder).
 std::vector<uint64_t> pack_blocks(const uint64_t* a, const uint64_t* b, uint32_t num_perm, uint32_t width) {
-  const uint32_t full = num_perm / width, half = width / 2;
+  const uint32_t full = num_perm / width;
   std::vector<uint64_t> blocks(size_t(full) * block_words(width));
   for (uint32_t blk = 0; blk < full; ++blk) {
-    uint64_t* w = blocks.data() + size_t(blk) * block_words(width);
-    const uint32_t p = blk * width;
-    for (uint32_t j = 0; j < half; ++j) {
-      // 64-bit lane j of E holds the permutation whose high half vshufps puts at 32-bit
-      // position 4 * (j / 2) + j % 2; lane j of O the one two positions further.
-      const uint32_t even = p + 4 * (j / 2) + j % 2, odd = even + 2;
-      w[j] = a[even];
-      w[half + j] = b[even];
-      w[2 * half + j] = a[odd];
-      w[3 * half + j] = b[odd];
-      w[4 * half + j] = (a[p + 2 * j] >> 32) | (a[p + 2 * j + 1] & 0xFFFFFFFF00000000ULL);
-    }
+    pack_block(blocks.data() + size_t(blk) * block_words(width), a, b, width,
+               [p = blk * width](uint32_t j) { return p + j; });
   }
   return blocks;
 }
@@ -157,13 +167,17 @@ __attribute__((target("avx512f"))) inline block16 load16(const uint64_t* w, cons
   return x;
 }
 
-/// k: the key in every 32-bit lane.
-__attribute__((target("avx512f"))) inline void step16(block16& x, __m512i k) {
+/// The block's 16 permutations of key k (in every 32-bit lane).
+__attribute__((target("avx512f"))) inline __m512i value16(const block16& x, __m512i k) {
   const __m512i e = _mm512_add_epi64(_mm512_mul_epu32(x.ae, k), x.be);
   const __m512i o = _mm512_add_epi64(_mm512_mul_epu32(x.ao, k), x.bo);
   const __m512i hi = _mm512_castps_si512(
       _mm512_shuffle_ps(_mm512_castsi512_ps(e), _mm512_castsi512_ps(o), _MM_SHUFFLE(3, 1, 3, 1)));
-  x.m = _mm512_min_epu32(x.m, _mm512_add_epi32(hi, _mm512_mullo_epi32(x.ahi, k)));
+  return _mm512_add_epi32(hi, _mm512_mullo_epi32(x.ahi, k));
+}
+
+__attribute__((target("avx512f"))) inline void step16(block16& x, __m512i k) {
+  x.m = _mm512_min_epu32(x.m, value16(x, k));
 }
 
 /// Blocks of G x 16 permutations (6 zmm registers each of the 32). The twin of
@@ -184,6 +198,44 @@ __attribute__((target("avx512f"))) void fold_blocks_avx512(uint32_t* sig, const 
   for (int g = 0; g < G; ++g) _mm512_storeu_si512(sig + g * 16, x[g].m);
 }
 
+/// Fewer than four blocks: each block's minima in K chains over every K-th key, merged at
+/// the end, so that G x K >= 4 chains hide the multiplies' latency as four blocks do (one
+/// block in one chain waits on each step's minimum: about 4x slower per key; it is the
+/// usual case of `--sketch fss`, whose long texts leave a few bins to fold).
+template <int G, int K>
+__attribute__((target("avx512f"))) void fold_blocks_split_avx512(uint32_t* sig, const uint64_t* w,
+                                                                 const uint32_t* keys, size_t n) {
+  block16 x[G];
+  __m512i m[G][K];
+#pragma GCC unroll 4
+  for (int g = 0; g < G; ++g) {
+    x[g] = load16(w + g * block_words(16), sig + g * 16);
+    m[g][0] = x[g].m;
+#pragma GCC unroll 4
+    for (int c = 1; c < K; ++c) m[g][c] = _mm512_set1_epi32(-1);
+  }
+  size_t s = 0;
+  for (; s + K <= n; s += K) {
+#pragma GCC unroll 4
+    for (int c = 0; c < K; ++c) {
+      const __m512i k = _mm512_set1_epi32(int(keys[s + c]));
+#pragma GCC unroll 4
+      for (int g = 0; g < G; ++g) m[g][c] = _mm512_min_epu32(m[g][c], value16(x[g], k));
+    }
+  }
+  for (; s < n; ++s) {
+    const __m512i k = _mm512_set1_epi32(int(keys[s]));
+#pragma GCC unroll 4
+    for (int g = 0; g < G; ++g) m[g][0] = _mm512_min_epu32(m[g][0], value16(x[g], k));
+  }
+#pragma GCC unroll 4
+  for (int g = 0; g < G; ++g) {
+#pragma GCC unroll 4
+    for (int c = 1; c < K; ++c) m[g][0] = _mm512_min_epu32(m[g][0], m[g][c]);
+    _mm512_storeu_si512(sig + g * 16, m[g][0]);
+  }
+}
+
 __attribute__((target("avx512f"))) void fold_keys_avx512(uint32_t* sig, const uint64_t* blocks,
                                                                  uint32_t full_blocks, const uint32_t* keys,
                                                                  size_t n) {
@@ -193,7 +245,14 @@ __attribute__((target("avx512f"))) void fold_keys_avx512(uint32_t* sig, const ui
   uint32_t blk = 0;
   for (; blk + 4 <= full_blocks; blk += 4)
     fold_blocks_avx512<4>(sig + blk * 16, blocks + blk * block_words(16), keys, n);
-  for (; blk < full_blocks; ++blk) fold_blocks_avx512<1>(sig + blk * 16, blocks + blk * block_words(16), keys, n);
+  uint32_t* rest = sig + blk * 16;
+  const uint64_t* w = blocks + blk * block_words(16);
+  switch (full_blocks - blk) {
+    case 1: fold_blocks_split_avx512<1, 4>(rest, w, keys, n); break;
+    case 2: fold_blocks_split_avx512<2, 2>(rest, w, keys, n); break;
+    case 3: fold_blocks_split_avx512<3, 2>(rest, w, keys, n); break;
+    default: break;
+  }
 }
 
 #endif
@@ -254,6 +313,53 @@ void MinhashFolder::fold_keys(FoldPath path, uint32_t* sig, const uint32_t* keys
   }
 #endif
   fold_keys_portable(sig + done, a_.data() + done, b_.data() + done, num_perm_ - done, keys, n);
+}
+
+void MinhashFolder::fold_selected(const uint32_t* perms, uint32_t count, uint32_t* mins, const uint32_t* keys,
+                                  size_t n, std::vector<uint64_t>& scratch) const {
+  fold_selected(best_fold_path(), perms, count, mins, keys, n, scratch);
+}
+
+void MinhashFolder::fold_selected(FoldPath path, const uint32_t* perms, uint32_t count, uint32_t* mins,
+                                  const uint32_t* keys, size_t n, std::vector<uint64_t>& scratch) const {
+  for (uint32_t j = 0; j < count; ++j) mins[j] = empty_signature_value;
+  if (count == 0 || n == 0) return;
+#ifdef GPUDEDUP_X86_FOLD
+  if (path != FoldPath::portable) {
+    // Whole blocks of the width, the last one padded with its last permutation, folded in
+    // one call (four blocks at a time) into minima kept past the blocks in `scratch`; the
+    // padded lanes' minima are dropped.
+    const uint32_t width = path == FoldPath::avx512 ? 16 : 8;
+    const uint32_t blocks = (count + width - 1) / width;
+    const size_t packed = size_t(blocks) * block_words(width);
+    scratch.resize(packed + size_t(blocks) * width / 2);
+    for (uint32_t blk = 0; blk < blocks; ++blk) {
+      uint32_t lane[16];
+      for (uint32_t j = 0; j < width; ++j) lane[j] = perms[std::min(blk * width + j, count - 1)];
+      pack_block(scratch.data() + size_t(blk) * block_words(width), a_.data(), b_.data(), width,
+                 [&](uint32_t j) { return lane[j]; });
+    }
+    uint32_t* all = reinterpret_cast<uint32_t*>(scratch.data() + packed);
+    std::fill(all, all + size_t(blocks) * width, empty_signature_value);
+    if (path == FoldPath::avx512) {
+      fold_keys_avx512(all, scratch.data(), blocks, keys, n);
+    } else {
+      fold_keys_avx2(all, scratch.data(), blocks, keys, n);
+    }
+    std::copy(all, all + count, mins);
+    return;
+  }
+#endif
+  (void)scratch;
+  for (uint32_t j = 0; j < count; ++j) {
+    const uint64_t a = a_[perms[j]], b = b_[perms[j]];
+    uint32_t m = empty_signature_value;
+    for (size_t s = 0; s < n; ++s) {
+      const uint32_t v = permute_key(a, b, keys[s]);
+      m = v < m ? v : m;
+    }
+    mins[j] = m;
+  }
 }
 
 void minhash_fold(uint32_t* sig, const uint64_t* a, const uint64_t* b, uint32_t num_perm,

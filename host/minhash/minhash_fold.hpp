@@ -41,6 +41,14 @@ class MinhashFolder {
   /// supported (fold_path_supported).
   void fold_keys(FoldPath path, uint32_t* sig, const uint32_t* keys, size_t n) const;
 
+  /// mins[j] = min over keys[0, n) of permute_key(a[perms[j]], b[perms[j]], k) for j <
+  /// count: a few chosen permutations (the bins `--sketch fss` fills), packed into blocks
+  /// of the vector width in `scratch` so that they cost count / W steps per key, not P / W.
+  void fold_selected(const uint32_t* perms, uint32_t count, uint32_t* mins, const uint32_t* keys, size_t n,
+                     std::vector<uint64_t>& scratch) const;
+  void fold_selected(FoldPath path, const uint32_t* perms, uint32_t count, uint32_t* mins, const uint32_t* keys,
+                     size_t n, std::vector<uint64_t>& scratch) const;
+
  private:
   uint32_t num_perm_ = 0;
   std::vector<uint64_t> a_, b_;       ///< the plain coefficients (portable path, tail)

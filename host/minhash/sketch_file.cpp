@@ -56,7 +56,7 @@ SketchHeader SketchHeader::from_config(const Config& c) {
 void write_sketch_header(std::ostream& out, const SketchHeader& h) {
   if (h.version < 5 && h.family != SketchFamily::classic) {
     throw usage_error("a sketch file of version " + std::to_string(h.version) +
-                      " cannot record --sketch oph: write version 5 or later");
+                      " cannot record --sketch " + to_string(h.family) + ": write version 5 or later");
   }
   std::string buf(sketch_file_magic, sizeof sketch_file_magic);
   put<uint32_t>(buf, h.version);
@@ -64,7 +64,7 @@ void write_sketch_header(std::ostream& out, const SketchHeader& h) {
   put<uint64_t>(buf, h.seed);
   put<uint8_t>(buf, h.shingle == ShingleKind::words ? 1 : 0);
   put<uint8_t>(buf, uint8_t((h.remove_stop_words ? 1 : 0) | (h.stop_word_anchored ? 2 : 0) |
-                            (h.family == SketchFamily::oph ? 4 : 0)));
+                            (h.family == SketchFamily::oph ? 4 : h.family == SketchFamily::fss ? 8 : 0)));
   put<uint8_t>(buf, uint8_t(uint8_t(h.normalize.case_fold) | (h.normalize.nfkc ? 4 : 0) |
                             (h.normalize.remove_punctuation ? 8 : 0) | (h.ids_are_record_numbers ? 16 : 0)));
   put<uint8_t>(buf, uint8_t(h.tokenizer));
@@ -138,8 +138,10 @@ SketchFileReader::SketchFileReader(const std::string& path) : impl_(std::make_un
   h.shingle = hb[24] ? ShingleKind::words : ShingleKind::chars;
   h.remove_stop_words = hb[25] & 1;
   h.stop_word_anchored = hb[25] & 2;
-  if (h.version >= 5) h.family = hb[25] & 4 ? SketchFamily::oph : SketchFamily::classic;
-  if (hb[25] & (h.version >= 5 ? 0xF8 : 0xFC)) {
+  // Bits 2-3 of byte 25: 0 classic, 1 oph, 2 fss (3 is unknown, refused below).
+  const uint32_t family_bits = (hb[25] >> 2) & 3;
+  if (h.version >= 5) h.family = family_bits == 2 ? SketchFamily::fss : family_bits == 1 ? SketchFamily::oph : SketchFamily::classic;
+  if (hb[25] & (h.version >= 5 ? 0xF0 : 0xFC) || (h.version >= 5 && family_bits == 3)) {
     throw data_error(path + ": corrupt sketch file header (unknown stop-word or MinHash family flags)");
   }
   if ((hb[26] & 3) > uint8_t(CaseFold::simple) || (hb[26] & 0xE0) || hb[27] > uint8_t(Tokenizer::icu)) {

@@ -131,8 +131,9 @@ std::vector<OptionRow> shingle_rows() {
       named(count_option("minhash.num_perm", GD_OPTION_FIELD(minhash.num_perm), 1, 4096), "num-perm", "num_perm",
             "MinHash permutations P, 1..4096"),
       named(choice_option<SketchFamily>("minhash.family", GD_OPTION_FIELD(minhash.family)), "sketch", "sketch",
-            "MinHash family: classic (P permutations of every shingle) or oph (one permutation hashing into P "
-            "bins, optimal densification: shingles + P work; docs/sketches.md)"),
+            "MinHash family: classic (P permutations of every shingle), oph (one permutation hashing into P "
+            "bins, optimal densification: shingles + P work) or fss (OPH's bins, each bin no shingle reached from "
+            "its own permutation: about shingles work on long texts; docs/sketches.md)"),
       named(whole_option("seed", GD_OPTION_FIELD(seed)), "seed", "seed", "seed of the permutation family")});
 }
 

@@ -80,12 +80,16 @@ struct ShingleConfig {
 
 /// How a MinHash signature's P values are made (docs/sketches.md): classic, P permutations
 /// of every shingle (shingles x P work); oph, one permutation hashing into P bins with
-/// optimal densification (shingles + P work, detail/oph_minhash.hpp).
-enum class SketchFamily { classic, oph };
+/// optimal densification (shingles + P work, detail/oph_minhash.hpp); fss, OPH's bins with
+/// each bin no shingle reached given its own permutation (shingles + unreached bins x
+/// shingles work, detail/fss_minhash.hpp).
+enum class SketchFamily { classic, oph, fss };
 
 struct MinHashConfig {
   uint32_t num_perm = 256;  ///< P
-  SketchFamily family = SketchFamily::classic;
+  /// fss by default: the classic family's recall and precision at a fraction of its work on
+  /// texts of more than a few hundred shingles (docs/benchmarks.md, "MinHash families").
+  SketchFamily family = SketchFamily::fss;
 };
 
 struct LshConfig {

@@ -299,6 +299,9 @@ void minhash_sketch_cuda(const device_sketch_params& params, const device_text_b
   if (params.family == SketchFamily::oph) {
     oph_sketch_sorted_cuda(params, batch, sorted, d_valid.data(), out.signatures.data(), out.set_sizes.data(), flags,
                            stream);
+  } else if (params.family == SketchFamily::fss) {
+    fss_sketch_sorted_cuda(params, batch, sorted, d_valid.data(), out.signatures.data(), out.set_sizes.data(), flags,
+                           stream);
   } else {
     switch (perms_per_thread(P)) {
       case 1: launch(std::integral_constant<int, 1>{}); break;

@@ -67,7 +67,7 @@ struct device_sketch_params {
   normalize_options normalize;  ///< what normalize_text does (detail/normalize.hpp)
   sketch_kernel kernel = sketch_kernel::classic;  ///< GPUDEDUP_GPU_KERNEL
   SketchFamily family = SketchFamily::classic;    ///< --sketch (the fused kernels: classic only)
-  oph_params oph;                                 ///< family oph: bins and probe seeds
+  oph_params oph;                                 ///< families oph and fss: bins and seeds
 };
 
 /// One block of the MinHash kernel: document `x`, chunk `y` (positions
@@ -114,6 +114,13 @@ void fused_minhash_sketch_cuda(const device_sketch_params& params, const device_
 /// then a block per document fills the empty bins of its row (detail/oph_minhash.hpp).
 /// `signatures` must hold empty_signature_value and `distinct` 0 on entry.
 void oph_sketch_sorted_cuda(const device_sketch_params& params, const device_text_batch& batch,
+                            const uint64_t* sorted, const uint32_t* valid_count, uint32_t* signatures,
+                            uint32_t* distinct, uint8_t* flags, cudaStream_t stream);
+
+/// The same for params.family fss (kernels/minhash/fss_minhash.cu): round one by item as
+/// OPH's bins, then a block per document fills its unreached bins from their permutations
+/// (detail/fss_minhash.hpp), a warp per bin.
+void fss_sketch_sorted_cuda(const device_sketch_params& params, const device_text_batch& batch,
                             const uint64_t* sorted, const uint32_t* valid_count, uint32_t* signatures,
                             uint32_t* distinct, uint8_t* flags, cudaStream_t stream);
 

@@ -1,11 +1,8 @@
 // One permutation hashing with optimal densification on the device (the `--sketch oph`
 // family, detail/oph_minhash.hpp), after the classic path's sort (kernels/minhash/minhash.cu
 // stages 1-3). Two kernels on the batch's stream:
-//  1. bins: a block per item (document, chunk of minhash_chunk sorted hashes). Each thread
-//     takes hashes of the chunk in turn; a hash that differs from the one before it (a
-//     distinct one, counted and flagged as the permutation fold does) goes to its bin with
-//     a shared-memory atomicMin; the block then merges its non-empty bins into the row with
-//     atomicMin (exact and order-independent, so chunks of a long document merge freely).
+//  1. bins: kernels/minhash/round_one_bins.cuh with OPH's bin and value of each distinct
+//     sorted hash (a block per document chunk, merged into the row by atomicMin).
 //  2. densify: a block per document reads its row into shared memory with a bit mask of
 //     the non-empty bins; each thread fills empty bins from their probe sequences
 //     (oph_source_bin, the CPU's function), reading values only from the pre-fill copy.
@@ -14,44 +11,19 @@
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/oph_minhash.hpp"
 #include "kernels/minhash/minhash.cuh"
+#include "kernels/minhash/round_one_bins.cuh"
 
 namespace gpudedup::detail {
 namespace {
 
-/// Threads per block of both kernels: whole warps; P up to 4096 bins are 16 per thread.
-constexpr unsigned oph_block = 256;
+/// Threads per block of the fill kernel: whole warps; P up to 4096 bins are 16 per thread.
+constexpr unsigned oph_block = round_one_block;
 
-/// Dynamic shared memory: P uint32 bins.
-__global__ void __launch_bounds__(oph_block)
-oph_bins_kernel(const uint64_t* sorted, const uint64_t* offsets, const uint32_t* valid_count, const uint2* items,
-                oph_params p, uint32_t* signatures, uint32_t* distinct, uint8_t* flags) {
-  extern __shared__ uint32_t bins[];
-  __shared__ uint32_t block_distinct;
-  const uint2 item = items[blockIdx.x];
-  const uint32_t doc = item.x;
-  const auto [seg_begin, lo, hi] = minhash_item_span(item, offsets, valid_count);
-  for (uint32_t i = threadIdx.x; i < p.bins; i += blockDim.x) bins[i] = empty_signature_value;
-  if (threadIdx.x == 0) block_distinct = 0;
-  __syncthreads();
-
-  uint32_t my_distinct = 0;
-  for (uint64_t idx = lo + threadIdx.x; idx < hi; idx += blockDim.x) {
-    const uint64_t x = sorted[idx];
-    if (idx != seg_begin && sorted[idx - 1] == x) continue;  // a repeat: min is idempotent
-    ++my_distinct;
-    if (flags != nullptr) flags[idx] = 1;
-    uint32_t bin, value;
-    oph_bin_value(p, fold_key(x), &bin, &value);
-    atomicMin(&bins[bin], value);
-  }
-  if (my_distinct != 0) atomicAdd(&block_distinct, my_distinct);
-  __syncthreads();
-  uint32_t* row = signatures + uint64_t(doc) * p.bins;
-  for (uint32_t i = threadIdx.x; i < p.bins; i += blockDim.x) {
-    if (bins[i] != empty_signature_value) atomicMin(&row[i], bins[i]);
-  }
-  if (threadIdx.x == 0 && block_distinct != 0) atomicAdd(&distinct[doc], block_distinct);
-}
+/// OPH's bin and value of a shingle key (the binning kernel's functor).
+struct OphBinValue {
+  oph_params p;
+  __device__ void operator()(uint32_t key, uint32_t* bin, uint32_t* value) const { oph_bin_value(p, key, bin, value); }
+};
 
 /// Dynamic shared memory: P uint32 values, then (P + 63) / 64 mask words.
 __global__ void __launch_bounds__(oph_block) oph_densify_kernel(oph_params p, uint32_t* signatures) {
@@ -91,8 +63,8 @@ void oph_sketch_sorted_cuda(const device_sketch_params& params, const device_tex
                             uint32_t* distinct, uint8_t* flags, cudaStream_t stream) {
   if (batch.docs == 0) return;
   const oph_params& p = params.oph;
-  oph_bins_kernel<<<unsigned(batch.item_count), oph_block, p.bins * sizeof(uint32_t), stream>>>(
-      sorted, batch.offsets, valid_count, batch.items, p, signatures, distinct, flags);
+  round_one_bins_kernel<<<unsigned(batch.item_count), round_one_block, p.bins * sizeof(uint32_t), stream>>>(
+      sorted, batch.offsets, valid_count, batch.items, p.bins, OphBinValue{p}, signatures, distinct, flags);
   GD_CUDA_CHECK_LAUNCH();
   const size_t smem = (p.bins + 63) / 64 * sizeof(uint64_t) + p.bins * sizeof(uint32_t);
   oph_densify_kernel<<<unsigned(batch.docs), oph_block, smem, stream>>>(p, signatures);

@@ -7,8 +7,9 @@
 //            in a hash set and folds only the new ones (kernels/minhash/fused_minhash.cu);
 //            the sort runs only for --verify exact, over distinct keys
 // Both give the same signatures, set sizes and sets (tests/minhash/fused_minhash_gpu_test.cpp).
-// The choice is for the classic MinHash family: under --sketch oph the device always runs
-// the classic path's stages, then kernels/minhash/oph_minhash.cu in place of the fold.
+// The choice is for the classic MinHash family: under --sketch oph or fss the device always
+// runs the classic path's stages, then kernels/minhash/oph_minhash.cu or fss_minhash.cu in
+// place of the fold.
 // The default stays classic until a GPU run has compared the two. Plain C++ (no CUDA
 // header): the backend reads it, and a CPU test checks the parsing.
 #include <cstdlib>

@@ -226,8 +226,9 @@ def dedup(texts: Any, *, method: str = "minhash", threshold: float = 0.8, num_pe
     method: "minhash", "exact", "simhash" or "bloom" (gpudedup.methods()).
     threshold: similarity in (0, 1] a pair must reach (minhash, exact, bloom).
     num_perm: MinHash permutations P (default 256; minhash only).
-    sketch (in options): the MinHash family, "classic" (the default) or "oph" (one
-        permutation hashing with optimal densification, docs/sketches.md).
+    sketch (in options): the MinHash family, "fss" (the default: one permutation hashing's
+        bins, each bin no shingle reached from its own permutation), "classic" (P
+        permutations of every shingle) or "oph" (optimal densification); docs/sketches.md.
     seed: seeds the permutations, sampling and Bloom's LSH.
     shingle: "char" or "word"; ngram: the shingle length k.
     keep: which member of each cluster is kept, as the program's --keep: "first" (in

@@ -6,8 +6,8 @@ script runs after changing one import,
 MinHash's values are datasketch's (family="datasketch", the default): each token's
 sha1_hash32 (OpenSSL's SHA-1, natively) or hashfunc=f's integer result (one Python call per
 token: slower), permuted with datasketch's (a, b). family="gpudedup" is the engine's
-(XXH64 and its permutations; what minhashes() gives), equal to gpudedup.sketch() of the
-same shingles; the two families are never compared. MinHashLSH buckets signatures by the
+(XXH64 and its classic permutations; what minhashes() gives), equal to
+gpudedup.sketch(sketch="classic") of the same shingles; the two families are never compared. MinHashLSH buckets signatures by the
 engine's band keys with the bands and rows the engine's chooser gives for the threshold
 and `weights` (datasketch's (0.5, 0.5) by default, as a datasketch script expects; the
 engine's own default is (0.02, 0.98): a missed pair costs more than a wasted check).

@@ -5,7 +5,7 @@ Two hash families, each MinHash knowing its own (`family`), never compared with 
                 hashfunc) permuted by datasketch's (a, b), so the values equal datasketch's
                 for the same tokens, seed and num_perm.
   "gpudedup"    minhashes()'s: the engine's XXH64 shingle hashes and permutations, equal to
-                gpudedup.sketch()."""
+                gpudedup.sketch(sketch="classic")."""
 from __future__ import annotations
 
 import functools
@@ -28,7 +28,7 @@ _FAMILIES = (DATASKETCH, GPUDEDUP)
 _FAMILY = ("gpudedup's MinHash values are 32-bit, 0..4294967295, in a uint32 array (what MinHash.digest(), "
            "minhashes() and gpudedup.sketch() give)")
 _NOT_DATASKETCH = ("a datasketch MinHash's signature (uint64 values of datasketch's hash family) is not comparable "
-                   "with the engine's family (family='gpudedup': minhashes(), gpudedup.sketch()): give it to a "
+                   "with the engine's family (family='gpudedup': minhashes(), gpudedup.sketch(sketch='classic')): give it to a "
                    "MinHash of datasketch's family (the default: MinHash(seed=m.seed, hashvalues=m.hashvalues))")
 _CONVERT = "make one of ours from its values: gpudedup.compat.MinHash(seed=m.seed, hashvalues=m.hashvalues)"
 
@@ -129,7 +129,7 @@ class MinHash:
     only when they are this family's for seed and num_perm (another MinHash's
     `permutations`, or datasketch's); hashobj: deprecated in datasketch, a no-op with a
     warning. family: "datasketch" (the default, above) or "gpudedup": the engine's XXH64
-    of each token and its permutations, what minhashes() and gpudedup.sketch() give (fast:
+    of each token and its permutations, what minhashes() and gpudedup.sketch(sketch="classic") give (fast:
     no Python call, no SHA-1); MinHashes of different families are never compared.
     """
 
@@ -208,7 +208,7 @@ class MinHash:
         if other.family != self.family:
             raise ValueError(f"cannot compare MinHashes of different hash families ({self.family!r} and "
                              f"{other.family!r}): datasketch's (MinHash()'s default) and the engine's (minhashes(), "
-                             "gpudedup.sketch()) give unrelated values; make both the same way")
+                             "gpudedup.sketch(sketch='classic')) give unrelated values; make both the same way")
 
     def jaccard(self, other: "MinHash") -> float:
         """Estimated Jaccard similarity: the share of equal values."""
@@ -296,10 +296,11 @@ def minhashes(texts: Any, num_perm: int = 128, seed: int = 1, shingle: str = "ch
               backend: str = "auto", threads: int = 0) -> List[MinHash]:
     """The MinHash of each text's shingles, all sketched by the engine in one call (texts:
     anything gpudedup.sketch() takes; the texts are normalized as the engine does). They
-    are of the engine's family (family="gpudedup"): comparable with each other and with
+    are of the engine's family (family="gpudedup": its classic permutations, which update()
+    extends one token at a time): comparable with each other and with
     MinHash(family="gpudedup"), not with MinHash()'s default (datasketch's values)."""
     from . import sketch
 
     values = sketch(texts, num_perm=check_num_perm(num_perm), seed=seed, shingle=shingle, ngram=ngram,
-                    backend=backend, threads=threads)
+                    backend=backend, threads=threads, sketch="classic")
     return [_made(MinHash, int(seed), row.copy(), None, GPUDEDUP) for row in values]

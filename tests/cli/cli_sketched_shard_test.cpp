@@ -113,9 +113,10 @@ TEST_F(CliSketchedShard, AVersion3SketchFileIsFilteredWithANote) {
   ASSERT_EQ(filter(path("a.jsonl")).code, 0);
   const std::string kept = read_file(path("kept.jsonl"));
   std::filesystem::remove(path("kept.jsonl"));
-  for (const char* s : {"a", "b"}) {  // the same sketch as a version 3 writer wrote it
+  for (const char* s : {"a", "b"}) {  // the same sketch as a version 3 writer wrote it (classic)
+    ASSERT_EQ(run_cli(std::string("sketch -q --sketch classic ") + path(s) + ".jsonl -o " + path(s) + "c.sketch").code, 0);
     std::vector<SketchRecord> records;
-    SketchHeader h = read_sketch_file(path(s) + ".sketch", &records);
+    SketchHeader h = read_sketch_file(path(s) + "c.sketch", &records);
     ASSERT_EQ(h.version, sketch_file_version);
     ASSERT_EQ(h.inputs.size(), 1u);
     EXPECT_EQ(h.inputs[0].path, path(s) + ".jsonl");

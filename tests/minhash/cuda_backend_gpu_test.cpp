@@ -160,7 +160,15 @@ std::vector<Case> cases() {
   std::vector<Case> out;
   Config c;
   c.threads = 2;
+  // The classic family's kernel (permutations per thread, idle lanes) in the cases up to
+  // the OPH and fss ones, which name their family.
+  c.minhash.family = SketchFamily::classic;
   out.push_back({"Char5P256", c});
+  {
+    Config x = c;
+    x.minhash.family = Config().minhash.family;  // the default family, whatever it is
+    out.push_back({"DefaultFamilyChar5P256", x});
+  }
   {
     Config x = c;
     x.shingle.ngram = 3;
@@ -222,29 +230,31 @@ std::vector<Case> cases() {
     x.threshold = 0.7;
     out.push_back({"Char2ContainmentBLargeBuckets", x});
   }
-  // --sketch oph (kernels/minhash/oph_minhash.cu): the bins of a 1 MB document's chunks
-  // merged by atomicMin, short texts with most bins densified, P not a power of two.
-  {
+  // --sketch oph and fss (kernels/minhash/oph_minhash.cu, fss_minhash.cu): the bins of a
+  // 1 MB document's chunks merged by atomicMin; short texts with most bins densified (oph)
+  // or filled from their own permutations, a warp per bin (fss); P not a power of two.
+  struct FamilyCases {
+    SketchFamily family;
+    const char* names[3];
+  };
+  const FamilyCases families[] = {
+      {SketchFamily::oph, {"OphChar5P256", "OphChar1P1000Exact", "OphWord3P100Containment"}},
+      {SketchFamily::fss, {"FssChar5P256", "FssChar1P1000Exact", "FssWord3P100Containment"}}};
+  for (const FamilyCases& f : families) {
     Config x = c;
-    x.minhash.family = SketchFamily::oph;
-    out.push_back({"OphChar5P256", x});
-  }
-  {
-    Config x = c;
-    x.minhash.family = SketchFamily::oph;
-    x.shingle.ngram = 1;  // a few dozen distinct shingles: most of the 1000 bins copied
-    x.minhash.num_perm = 1000;
-    x.verify = VerifyMode::exact;
-    out.push_back({"OphChar1P1000Exact", x});
-  }
-  {
-    Config x = c;
-    x.minhash.family = SketchFamily::oph;
-    x.shingle.kind = ShingleKind::words;
-    x.shingle.ngram = 3;
-    x.minhash.num_perm = 100;
-    x.similarity = Similarity::containment;
-    out.push_back({"OphWord3P100Containment", x});
+    x.minhash.family = f.family;
+    out.push_back({f.names[0], x});
+    Config one = x;
+    one.shingle.ngram = 1;  // a few dozen distinct shingles: most of the 1000 bins filled
+    one.minhash.num_perm = 1000;
+    one.verify = VerifyMode::exact;
+    out.push_back({f.names[1], one});
+    Config words = x;
+    words.shingle.kind = ShingleKind::words;
+    words.shingle.ngram = 3;
+    words.minhash.num_perm = 100;
+    words.similarity = Similarity::containment;
+    out.push_back({f.names[2], words});
   }
   return out;
 }

@@ -185,6 +185,7 @@ TEST(FusedMinHashGpu, SketchesEqualClassicAndCpuForEveryShingleSpec) {
   for (const Spec& spec : specs()) {
     Config config = spec.config;
     config.verify = VerifyMode::exact;  // sets
+    config.minhash.family = SketchFamily::classic;  // the fused kernels are the classic family's
     const auto sketch_spec = detail::make_sketch_spec(config);
     const uint32_t P = config.minhash.num_perm;
     auto cpu = detail::make_cpu_backend(sketch_spec);

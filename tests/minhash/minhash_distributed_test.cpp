@@ -45,7 +45,7 @@ TEST(MinHashDistributedSteps, OnlyMinHashHasADistributedForm) {
 TEST(MinHashDistributedSteps, AddHandsEachBatchsRowsToTheSink) {
   const auto words = vocabulary();
   std::vector<uint32_t> classic_rows;
-  for (SketchFamily family : {SketchFamily::classic, SketchFamily::oph}) {
+  for (SketchFamily family : {SketchFamily::classic, SketchFamily::oph, SketchFamily::fss}) {
     Config c = cpu_config("minhash");
     c.minhash.family = family;
     const auto method = make_method(c);
@@ -76,7 +76,7 @@ TEST(MinHashDistributedSteps, AddHandsEachBatchsRowsToTheSink) {
     if (family == SketchFamily::classic) {
       classic_rows = rows;
     } else {
-      EXPECT_NE(rows, classic_rows) << "--sketch oph must reach the rows";
+      EXPECT_NE(rows, classic_rows) << "--sketch " << to_string(family) << " must reach the rows";
     }
   }
 }

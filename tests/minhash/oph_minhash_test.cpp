@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "gpudedup/detail/oph_minhash.hpp"
-#include "gpudedup/detail/similarity.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/shingle/shingling.hpp"
+#include "support/estimate_moments.hpp"
 
 using namespace gpudedup;
 using namespace gpudedup::detail;
@@ -31,13 +31,9 @@ std::vector<uint32_t> oph_signature(const oph_params& p, const std::vector<uint6
   return sig;
 }
 
-std::vector<uint64_t> random_hashes(std::mt19937_64& rng, size_t n) {
-  std::vector<uint64_t> out(n);
-  for (auto& h : out) h = rng();
-  return out;
-}
-
 }  // namespace
+
+using test_support::random_hashes;
 
 TEST(OphMinhash, EveryBinIsFilledFromANonEmptyBinOfTheDocument) {
   std::mt19937_64 rng(7);
@@ -120,30 +116,12 @@ TEST(OphMinhash, VarianceFactorNeverExceedsTheBound) {
 TEST(OphMinhash, EstimateIsUnbiasedWithinTheModelsVariance) {
   constexpr uint32_t P = 256;
   constexpr int trials = 400;
-  std::mt19937_64 rng(2017);
-  struct Pair {
-    size_t common, only_a, only_b;
-  };
-  for (const Pair& pr : {Pair{2, 1, 0}, Pair{8, 1, 1}, Pair{32, 4, 4}, Pair{100, 50, 50}, Pair{160, 20, 20},
-                         Pair{800, 100, 100}, Pair{3300, 400, 400}}) {
-    const double n = double(pr.common + pr.only_a + pr.only_b);
-    const double J = double(pr.common) / n;
-    double sum = 0, sum2 = 0;
-    for (int t = 0; t < trials; ++t) {
-      const auto common = random_hashes(rng, pr.common);
-      auto a = common, b = common;
-      const auto ra = random_hashes(rng, pr.only_a), rb = random_hashes(rng, pr.only_b);
-      a.insert(a.end(), ra.begin(), ra.end());
-      b.insert(b.end(), rb.begin(), rb.end());
-      const oph_params p = make_oph_params(uint64_t(t) + 1, P);
-      const double e = estimated_jaccard(oph_signature(p, a).data(), oph_signature(p, b).data(), P);
-      sum += e;
-      sum2 += e * e;
-    }
-    const double mean = sum / trials;
-    const double var = (sum2 - trials * mean * mean) / (trials - 1);
-    const double model = oph_variance_factor(P, n) * J * (1 - J) / P;
-    EXPECT_NEAR(mean, J, 4 * std::sqrt(oph_variance_bound * J * (1 - J) / P / trials)) << "n " << n;
-    EXPECT_LE(var, model * (1 + 4 * std::sqrt(2.0 / (trials - 1)))) << "n " << n << " J " << J;
+  const auto moments = test_support::estimate_moments(P, trials, 2017, [](uint64_t seed, const std::vector<uint64_t>& h) {
+    return oph_signature(make_oph_params(seed, P), h);
+  });
+  for (const auto& m : moments) {
+    const double model = oph_variance_factor(P, m.n) * m.J * (1 - m.J) / P;
+    EXPECT_NEAR(m.mean, m.J, 4 * std::sqrt(oph_variance_bound * m.J * (1 - m.J) / P / trials)) << "n " << m.n;
+    EXPECT_LE(m.var, model * (1 + 4 * std::sqrt(2.0 / (trials - 1)))) << "n " << m.n << " J " << m.J;
   }
 }

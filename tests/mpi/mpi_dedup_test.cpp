@@ -307,6 +307,14 @@ TEST(MpiDedup, OphSketchEqualsSingleProcess) {
   expect_same_for_all_ranks(dir, random_shards(dir, rng, 3, 400), "--sketch oph");
 }
 
+// --sketch fss: the same through the ranks (its own family's rows and margin).
+TEST(MpiDedup, FssSketchEqualsSingleProcess) {
+  SKIP_WITHOUT_MPI();
+  TempDir dir;
+  std::mt19937_64 rng(19);
+  expect_same_for_all_ranks(dir, random_shards(dir, rng, 3, 400), "--sketch fss");
+}
+
 // Numbered from 2^32 - 5 (--first-document-number): each rank numbers from there plus the
 // counts before it, so the record-number ids past 2^32 are the single process's.
 TEST(MpiDedup, NumbersFromAnOffsetEqualSingleProcess) {

@@ -161,7 +161,7 @@ def test_datasketch_signatures_are_taken_as_values_of_datasketchs_family_only():
 
 
 def test_gpudedup_values_are_still_taken():
-    sig = gpudedup.sketch(TEXTS[:1], num_perm=16, backend="cpu")[0]
+    sig = gpudedup.sketch(TEXTS[:1], num_perm=16, backend="cpu", sketch="classic")[0]  # compat's family
     for given in (sig, sig.tolist(), sig.astype(np.int64)):
         m = MinHash(hashvalues=given, family="gpudedup")
         assert m.hashvalues.dtype == np.uint32 and np.array_equal(m.hashvalues, sig)
