@@ -7,8 +7,8 @@
 
 #include "gpudedup/detail/minhash.hpp"
 #include "gpudedup/detail/oph_minhash.hpp"
-#include "host/minhash/fss_sketch.hpp"
 #include "host/minhash/bucket_walk.hpp"
+#include "host/minhash/fss_sketch.hpp"
 #include "host/minhash/prefetched_pairs.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/minhash_fold.hpp"

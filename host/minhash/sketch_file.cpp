@@ -140,7 +140,9 @@ SketchFileReader::SketchFileReader(const std::string& path) : impl_(std::make_un
   h.stop_word_anchored = hb[25] & 2;
   // Bits 2-3 of byte 25: 0 classic, 1 oph, 2 fss (3 is unknown, refused below).
   const uint32_t family_bits = (hb[25] >> 2) & 3;
-  if (h.version >= 5) h.family = family_bits == 2 ? SketchFamily::fss : family_bits == 1 ? SketchFamily::oph : SketchFamily::classic;
+  if (h.version >= 5) {
+    h.family = family_bits == 2 ? SketchFamily::fss : family_bits == 1 ? SketchFamily::oph : SketchFamily::classic;
+  }
   if (hb[25] & (h.version >= 5 ? 0xF0 : 0xFC) || (h.version >= 5 && family_bits == 3)) {
     throw data_error(path + ": corrupt sketch file header (unknown stop-word or MinHash family flags)");
   }

@@ -21,9 +21,10 @@ constexpr char sketch_file_magic[8] = {'G', 'D', 'S', 'K', 'E', 'T', 'C', 'H'};
 /// normalization and the tokenizer the signatures were made with.
 /// 4: the header is followed by each input file's path, record count and content checksum,
 /// so that `gpudedup filter` can tell that a shard is the one the sketch read.
-/// 5: the header records the MinHash family (`--sketch`, bit 2 of byte 25); an older file
-/// was made by the classic family. A program that reads at most 4 refuses a version 5 file
-/// rather than take OPH values for classic ones.
+/// 5: the header records the MinHash family (`--sketch`, bits 2-3 of byte 25: 1 oph, 2 fss);
+/// an older file was made by the classic family. A program that reads at most 4 refuses a
+/// version 5 file rather than take OPH or fss values for classic ones, and one that knows
+/// only oph refuses an fss file (an unknown flag).
 constexpr uint32_t sketch_file_version = 5;
 /// The oldest version read: 3 files have no input table (SketchHeader::inputs is empty).
 constexpr uint32_t sketch_file_oldest_version = 3;

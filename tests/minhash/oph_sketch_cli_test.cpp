@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "gpudedup/errors.hpp"
 #include "gpudedup/sketch_file.hpp"
 #include "support/files.hpp"
 #include "support/program.hpp"
@@ -59,6 +60,11 @@ TEST_F(OphSketchCli, SketchFilesRecordTheirFamilyAndAreNotMixed) {
   // fss has its own flag: it is neither read as oph nor mixed with it.
   ASSERT_EQ(test_support::run_cli("sketch -q " + path("b.jsonl") + " --sketch fss -o " + path("b3.sketch")).code, 0);
   EXPECT_EQ(gpudedup::read_sketch_file(path("b3.sketch"), nullptr).family, gpudedup::SketchFamily::fss);
+  // Both family bits set names no family: refused as corrupt, not read as either.
+  std::string bytes = test_support::read_file(path("b3.sketch"));
+  bytes[25] = char(bytes[25] | 0x0C);
+  test_support::write_file(path("b4.sketch"), bytes);
+  EXPECT_THROW(gpudedup::read_sketch_file(path("b4.sketch"), nullptr), gpudedup::data_error);
   const auto fss_mixed = test_support::run_cli("dedup -q --from-sketches " + path("a.sketch") + " " +
                                                path("b3.sketch") + " --removed " + path("removed.tsv"));
   EXPECT_EQ(fss_mixed.code, 2);
