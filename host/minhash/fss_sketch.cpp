@@ -12,7 +12,7 @@ void fss_sketch_keys(uint32_t* sig, const oph_params& p, const MinhashFolder& fo
                      size_t n, FssScratch& scratch) {
   std::fill(sig, sig + p.bins, empty_signature_value);
   if (n == 0) return;  // a document without shingles keeps every bin empty
-  for (size_t s = 0; s < n; ++s) {
+  for (size_t s = 0; s < n; ++s) {  // round one: each key's bin keeps its minimum value
     uint32_t bin, value;
     fss_bin_value(p, keys[s], &bin, &value);
     sig[bin] = value < sig[bin] ? value : sig[bin];
@@ -21,7 +21,9 @@ void fss_sketch_keys(uint32_t* sig, const oph_params& p, const MinhashFolder& fo
   // half of a short text's bins are unreached, an unpredictable branch).
   const uint32_t words = (p.bins + 63) / 64;
   scratch.reached.assign(words, 0);
-  for (uint32_t i = 0; i < p.bins; ++i) scratch.reached[i / 64] |= uint64_t(sig[i] != empty_signature_value) << (i % 64);
+  for (uint32_t i = 0; i < p.bins; ++i) {
+    scratch.reached[i / 64] |= uint64_t(sig[i] != empty_signature_value) << (i % 64);
+  }
   scratch.unreached.resize(p.bins);
   uint32_t count = 0;
   for (uint32_t w = 0; w < words; ++w) {
