@@ -12,24 +12,14 @@ void fss_sketch_keys(uint32_t* sig, const oph_params& p, const MinhashFolder& fo
                      size_t n, FssScratch& scratch) {
   std::fill(sig, sig + p.bins, empty_signature_value);
   if (n == 0) return;  // a document without shingles keeps every bin empty
-  for (size_t s = 0; s < n; ++s) {  // round one: each key's bin keeps its minimum value
-    uint32_t bin, value;
-    fss_bin_value(p, keys[s], &bin, &value);
-    sig[bin] = value < sig[bin] ? value : sig[bin];
-  }
-  // The unreached bins listed from a bit mask of them, without a branch per bin (about
-  // half of a short text's bins are unreached, an unpredictable branch).
-  const uint32_t words = (p.bins + 63) / 64;
-  scratch.reached.assign(words, 0);
-  for (uint32_t i = 0; i < p.bins; ++i) {
-    scratch.reached[i / 64] |= uint64_t(sig[i] != empty_signature_value) << (i % 64);
-  }
+  for (size_t s = 0; s < n; ++s) fss_update_key(sig, p, keys[s]);  // round one
+  // The unreached bins listed without a branch per bin (about half of a short text's bins
+  // are unreached, an unpredictable branch).
   scratch.unreached.resize(p.bins);
   uint32_t count = 0;
-  for (uint32_t w = 0; w < words; ++w) {
-    uint64_t empty = ~scratch.reached[w];
-    if (w + 1 == words && p.bins % 64 != 0) empty &= (uint64_t(1) << (p.bins % 64)) - 1;
-    for (; empty != 0; empty &= empty - 1) scratch.unreached[count++] = w * 64 + uint32_t(__builtin_ctzll(empty));
+  for (uint32_t i = 0; i < p.bins; ++i) {
+    scratch.unreached[count] = i;
+    count += sig[i] == empty_signature_value;
   }
   if (count == 0) return;
   scratch.mins.resize(count);

@@ -11,7 +11,6 @@ namespace gpudedup::detail {
 
 /// A thread's buffers for fss_sketch_keys, kept across documents.
 struct FssScratch {
-  std::vector<uint64_t> reached;    ///< a bit per bin: reached in round one
   std::vector<uint32_t> unreached;  ///< bins no key reached in round one
   std::vector<uint32_t> mins;       ///< their permutations' minima
   std::vector<uint64_t> blocks;     ///< their permutations packed for the vector fold

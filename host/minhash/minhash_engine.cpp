@@ -587,11 +587,11 @@ std::vector<StatsField> MinHashEngine::stats_fields(const DedupResult&) const {
 std::vector<std::string> MinHashEngine::describe(const DedupResult& r) const {
   const auto& s = *impl_;
   const Config& c = s.spec.config;
+  const std::string family =
+      c.minhash.family == SketchFamily::classic ? "" : std::string(" (--sketch ") + to_string(c.minhash.family) + ")";
   std::vector<std::string> lines{
-      detail::format("minhash%s%s%s P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs",
-                     c.minhash.family == SketchFamily::classic ? "" : " (--sketch ",
-                     c.minhash.family == SketchFamily::classic ? "" : to_string(c.minhash.family),
-                     c.minhash.family == SketchFamily::classic ? "" : ")", c.minhash.num_perm,
+      detail::format("minhash%s P=%u, bands %u x rows %u (%s), threshold %.3f, %llu candidate pairs",
+                     family.c_str(), c.minhash.num_perm,
                      r.lsh.bands, r.lsh.rows, c.lsh.bands ? "given" : "auto", c.threshold,
                      (unsigned long long)r.candidate_pairs)};
   if (s.by_size_classes()) {

@@ -2,7 +2,7 @@
 // sets, band candidates in order, verified band pairs and the final DedupResult must be
 // equal, on random corpora of 0, 1, 31, 32, 33 and 5000 documents with texts from empty
 // to over 1 MB, ASCII, CJK and invalid UTF-8, char and word shingles, stop words, and
-// both MinHash families (--sketch classic and oph).
+// every MinHash family (--sketch classic, oph and fss).
 // Every test with a device in its name skips without a usable CUDA device.
 #include <gtest/gtest.h>
 
