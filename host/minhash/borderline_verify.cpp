@@ -1,10 +1,8 @@
 // Borderline pairs of --verify auto (borderline_verify.hpp). The exact check reads the
-// input again: pairs (a, b), a < b, are cut into groups whose earlier documents' shingle
-// sets fit the byte budget; each group is one sequential pass that shingles a document
-// when it comes, verifies it against the held sets of its earlier partners and holds its
-// own set only while a later partner is still to come. Replayed texts are read on a
-// thread of their own, a chunk ahead, shingled in chunks on every thread, then taken in
-// input order.
+// input again: pairs (a, b), a < b, are cut into groups whose documents' texts fit the
+// byte budget; each group is one sequential pass that gathers those texts, then checks
+// the group's pairs component by component on every thread (replayed_pair_checks.cpp).
+// Sets kept from the sketch (set_cache.hpp) are checked without reading anything.
 #include "host/minhash/borderline_verify.hpp"
 
 #include <omp.h>
@@ -12,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <unordered_map>
 
 #include "gpudedup/detail/oph_minhash.hpp"
 #include "gpudedup/detail/similarity.hpp"
@@ -21,8 +18,7 @@
 #include "host/core/parallel_errors.hpp"
 #include "host/core/parallel_radix_sort.hpp"
 #include "host/core/radix_sort.hpp"
-#include "host/minhash/replay_chunk.hpp"
-#include "host/minhash/replay_read_ahead.hpp"
+#include "host/minhash/replayed_texts.hpp"
 #include "host/minhash/signature_compare.hpp"
 
 namespace gpudedup::detail {
@@ -154,8 +150,8 @@ std::string describe_borderline(const BorderlineBand& band, const BorderlineStat
                 (unsigned long long)b.skipped_joined);
 }
 
-BorderlineVerifier::BorderlineVerifier(const SketchSpec& spec, uint64_t set_budget)
-    : spec_(spec), band_(make_borderline_band(spec.config)), set_budget_(set_budget) {}
+BorderlineVerifier::BorderlineVerifier(const SketchSpec& spec, uint64_t text_budget)
+    : spec_(spec), band_(make_borderline_band(spec.config)), text_budget_(text_budget) {}
 
 Verdict BorderlineVerifier::classify(const CorpusView& corpus, uint32_t a, uint32_t b, double similarity) const {
   const Signatures& sigs = *corpus.signatures;
@@ -281,7 +277,7 @@ void BorderlineVerifier::join(const ScoredPair& p, UnionFind& uf, std::vector<Sc
   if (uf.unite(p.a, p.b) || spec_.config.all_pairs) out.push_back(p);
 }
 
-void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t(uint32_t)>& set_size,
+void BorderlineVerifier::decide(uint64_t documents, const std::function<uint64_t(uint32_t)>& text_bytes,
                                 const TextReplay& replay, UnionFind& uf, std::vector<ScoredPair>& out,
                                 SetCache* kept) {
   // The same pair comes from several bands, and (CUDA) pairs already joined when they
@@ -305,102 +301,57 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint32_t
     }
     return;
   }
-  decide_exactly(pairs, documents, set_size, replay, uf, out, kept);
+  decide_exactly(pairs, documents, text_bytes, replay, uf, out, kept);
 }
 
 void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
-                                        const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
+                                        const std::function<uint64_t(uint32_t)>& text_bytes, const TextReplay& replay,
                                         UnionFind& uf, std::vector<ScoredPair>& out, SetCache* kept) {
   const size_t docs = size_t(documents);
   std::vector<uint8_t> wanted(docs, 0);
-  // Per earlier document of a group: its last partner (0: none; a partner is later).
-  std::vector<uint32_t> last_partner(docs, 0);
-  if (kept) kept->begin_sorting();
-  ReplayChunk chunk(spec_);
+  if (kept) {
+    // Every set is held already: one group, checked as one pass would check it.
+    std::vector<DeferredPair> by_b(pairs);
+    for (const auto& p : by_b) wanted[p.a] = wanted[p.b] = 1;
+    for (size_t d = 0; d < docs; ++d) stats_.documents_kept += wanted[d];
+    sort_pairs(by_b, b_then_a, spec_.config.threads);  // distinct pairs: no ties to keep in order
+    kept->begin_sorting();
+    check_kept_pairs(by_b, *kept, uf, out);
+    return;
+  }
+  ReplayedTexts texts;
+  std::vector<uint32_t> added;  // documents a run of equal a adds to its group
   for (size_t lo = 0; lo < pairs.size();) {
-    // One group: whole runs of equal a, while their sets fit the budget (at least one a).
+    // One group: whole runs of equal a while their documents' texts fit the budget (at
+    // least one run).
     size_t hi = lo;
     uint64_t bytes = 0;
     while (hi < pairs.size()) {
-      const uint64_t more = uint64_t(set_size(pairs[hi].a)) * sizeof(uint64_t);
-      if (hi > lo && bytes + more > set_budget_) break;
-      bytes += more;
-      const uint32_t a = pairs[hi].a;
-      while (hi < pairs.size() && pairs[hi].a == a) ++hi;
-    }
-    // Per earlier document: its last partner; the group's pairs in (b, a) order.
-    std::vector<DeferredPair> by_b(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(hi));
-    std::fill(wanted.begin(), wanted.end(), 0);
-    for (const auto& p : by_b) {
-      uint32_t& last = last_partner[p.a];
-      last = std::max(last, p.b);
-      wanted[p.a] = wanted[p.b] = 1;
-    }
-    sort_pairs(by_b, b_then_a, spec_.config.threads);  // distinct pairs: no ties to keep in order
-    std::unordered_map<uint32_t, std::vector<uint64_t>> held;
-    size_t next = 0;
-    // A document needs its set only while one of its pairs is apart: checks only join, so
-    // a document whose pairs are all joined when its chunk is shingled is taken with an
-    // empty set, which no check reads (each of its pairs is skipped as joined).
-    const auto group_begin = pairs.begin() + std::ptrdiff_t(lo), group_end = pairs.begin() + std::ptrdiff_t(hi);
-    auto need = [&](uint32_t d) {
-      if (spec_.config.all_pairs) return true;
-      auto apart = [&](const DeferredPair& p) { return uf.find(p.a) != uf.find(p.b); };
-      const DeferredPair later{d, 0, 0}, earlier{0, d, 0};
-      for (auto p = std::lower_bound(group_begin, group_end, later,
-                                     [](const DeferredPair& x, const DeferredPair& y) { return x.a < y.a; });
-           p != group_end && p->a == d; ++p)
-        if (apart(*p)) return true;
-      for (auto p = std::lower_bound(by_b.begin(), by_b.end(), earlier,
-                                     [](const DeferredPair& x, const DeferredPair& y) { return x.b < y.b; });
-           p != by_b.end() && p->b == d; ++p)
-        if (apart(*p)) return true;
-      return false;
-    };
-    // The replay's documents in input order: each verified against its held earlier
-    // partners, then held while a later partner is to come.
-    auto take = [&](uint32_t d, const uint64_t* set, size_t set_size) {
-      ++stats_.documents;
-      for (; next < by_b.size() && by_b[next].b == d; ++next) {
-        const DeferredPair& p = by_b[next];
-        const auto held_a = held.find(p.a);
-        if (held_a == held.end()) break;  // its earlier document never came: reported below
-        if (!spec_.config.all_pairs && uf.find(p.a) == uf.find(d)) {
-          ++stats_.skipped_joined;  // joined by an earlier exact check of this pass
-        } else {
-          ++stats_.verified;
-          const double sim = exact_set_similarity(spec_, held_a->second.data(), held_a->second.size(), set, set_size);
-          if (sim >= band_.threshold) {
-            ++stats_.passed;
-            join({p.a, d, sim}, uf, out);
-          }
+      size_t end = hi;
+      uint64_t more = 0;
+      added.clear();
+      for (const uint32_t a = pairs[hi].a; end < pairs.size() && pairs[end].a == a; ++end) {
+        for (const uint32_t d : {pairs[end].a, pairs[end].b}) {
+          if (wanted[d]) continue;
+          wanted[d] = 1;
+          added.push_back(d);
+          more += text_bytes(d);
         }
-        if (last_partner[p.a] == d) held.erase(held_a);
       }
-      // Copied at its size: the budget counts distinct shingles, the built vector's
-      // capacity is every shingle of the text.
-      if (last_partner[d] > d) held[d].assign(set, set + set_size);
-    };
-    if (kept) {
-      // No text read again: the pairs checked in the order a pass would check them, so
-      // the same pairs are checked and the same pair joins two clusters. Only the sets a
-      // check reads are sorted (check_kept_pairs), each when first read.
-      for (size_t d = 0; d < docs; ++d) stats_.documents_kept += wanted[d];
-      check_kept_pairs(by_b, *kept, uf, out);
-      next = by_b.size();
-    } else {
-      replay_read_ahead(spec_, replay, wanted, chunk, [&](ReplayChunk& texts) {
-        texts.flush(need, [&](uint32_t d, const std::vector<uint64_t>& set) { take(d, set.data(), set.size()); });
-      });
-      ++stats_.passes;
+      if (hi > lo && bytes + more > text_budget_) {
+        for (const uint32_t d : added) wanted[d] = 0;
+        break;
+      }
+      bytes += more;
+      hi = end;
     }
-    if (next != by_b.size()) {
-      throw data_error("the input changed since it was read: document " + std::to_string(by_b[next].b) +
-                       " (or its partner " + std::to_string(by_b[next].a) +
-                       ") was not found again to verify a borderline pair (--verify auto); do not modify the "
-                       "input files while gpudedup runs");
-    }
-    for (const auto& p : by_b) last_partner[p.a] = 0;  // the next group's own
+    std::vector<DeferredPair> by_b(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(hi));
+    sort_pairs(by_b, b_then_a, spec_.config.threads);  // distinct pairs: no ties to keep in order
+    texts.gather(replay, wanted, bytes);
+    stats_.documents += texts.size();
+    ++stats_.passes;
+    check_replayed_pairs(by_b, texts, uf, out);
+    for (const auto& p : by_b) wanted[p.a] = wanted[p.b] = 0;  // the next group's own
     lo = hi;
   }
 }

@@ -3,8 +3,8 @@
 // margin of the threshold; such a borderline pair is decided by the exact similarity of
 // the two documents' shingle sets, recomputed from their texts, which a text replay
 // (method.hpp) reads again in sequential passes over the input once every band is done.
-// The corpus is never held: only the borderline pairs, and the shingle sets of their
-// earlier documents up to a byte budget per pass.
+// The corpus is never held: only the borderline pairs, and their documents' texts up to
+// a byte budget per pass.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -18,16 +18,22 @@
 
 namespace gpudedup::detail {
 
+class ReplayedTexts;
+
 /// Standard deviations of the estimator on each side of the threshold that make a pair
 /// borderline. The estimate of P values has sd sqrt(J(1-J)/P); a pair outside 3 sd of
 /// the threshold is on the wrong side of it with probability about 0.1% (normal tail),
 /// and such pairs are mostly far from it in truth (J 0.70 read as 0.80 is 3.5 sd at P=256).
 constexpr double borderline_sigmas = 3.0;
 
-/// Bytes of shingle sets (8 per distinct shingle) one exact pass holds: the sets of the
-/// earlier documents of the pairs it verifies, each released after its last partner.
-/// Pairs beyond it are verified in further passes over the input.
+/// Bytes of shingle sets (8 per distinct shingle) a rank of a distributed exact check
+/// holds per round (distributed_borderline.hpp).
 constexpr uint64_t borderline_set_budget = uint64_t(512) << 20;
+
+/// Bytes of text one exact pass of a single process holds: the texts of the documents of
+/// the pairs it verifies (a set takes ~8x its text, so sets are built from the texts as
+/// checks need them, replayed_pair_checks.cpp). Pairs beyond it go to further passes.
+constexpr uint64_t borderline_text_budget = uint64_t(512) << 20;
 
 enum class Verdict { fail, borderline, pass };
 
@@ -109,7 +115,7 @@ std::string describe_borderline(const BorderlineBand& band, const BorderlineStat
 
 class BorderlineVerifier {
  public:
-  explicit BorderlineVerifier(const SketchSpec& spec, uint64_t set_budget = borderline_set_budget);
+  explicit BorderlineVerifier(const SketchSpec& spec, uint64_t text_budget = borderline_text_budget);
 
   const BorderlineBand& band() const { return band_; }
   /// The verdict of candidate (a, b), whose estimated similarity is `similarity`.
@@ -128,21 +134,26 @@ class BorderlineVerifier {
   /// Config::all_pairs): by exact similarity when `replay` is given, else by the estimate
   /// against the threshold (the answer of --verify estimate). Joins the passing pairs in
   /// `uf` and appends to `out` those that joined two clusters (every passing pair with
-  /// all_pairs), in (earlier-pass group, b, a) order: the same for every backend.
+  /// all_pairs), in (pass, b, a) order: the same for every backend.
   /// @throws data_error when the replay does not give a wanted document (input changed).
-  /// `set_size(d)` gives document d's set size wherever the corpus is held. `kept`: every
-  /// document's distinct hashes, kept from the sketch in any order (the engine's set
-  /// cache, set_cache.hpp), read instead of the replay's texts, each sorted in place
-  /// before its first check; the same checks in the same order, so the same answer.
-  void decide(uint64_t documents, const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay,
+  /// `text_bytes(d)`: document d's text size as the first pass saw it (a pass's texts
+  /// must fit the budget). `kept`: every document's distinct hashes, kept from the
+  /// sketch in any order (the engine's set cache, set_cache.hpp), read instead of the
+  /// replay's texts, each sorted in place before its first check; the checks of one
+  /// pass in the same order, so the same answer as a replay of one pass.
+  void decide(uint64_t documents, const std::function<uint64_t(uint32_t)>& text_bytes, const TextReplay& replay,
               UnionFind& uf, std::vector<ScoredPair>& out, SetCache* kept = nullptr);
 
   const BorderlineStats& stats() const { return stats_; }
 
  private:
   void decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
-                      const std::function<uint32_t(uint32_t)>& set_size, const TextReplay& replay, UnionFind& uf,
+                      const std::function<uint64_t(uint32_t)>& text_bytes, const TextReplay& replay, UnionFind& uf,
                       std::vector<ScoredPair>& out, SetCache* kept);
+  /// The pairs of one pass (in (b, a) order) checked from its texts, component by
+  /// component on every thread: the serial order's answer, stats and output order.
+  void check_replayed_pairs(const std::vector<DeferredPair>& by_b, const ReplayedTexts& texts, UnionFind& uf,
+                            std::vector<ScoredPair>& out);
   /// The pairs of one group (in (b, a) order) checked from the kept sets: the serial
   /// order's answer and stats, the similarities computed on every thread. A set is
   /// sorted in place when a check first reads it (SetCache::sorted_set): a document
@@ -153,7 +164,7 @@ class BorderlineVerifier {
 
   SketchSpec spec_;
   BorderlineBand band_;
-  uint64_t set_budget_;
+  uint64_t text_budget_;
   std::vector<DeferredPair> deferred_;
   size_t distinct_at_ = 0;  // deferred_.size() when last made distinct
   BorderlineStats stats_;

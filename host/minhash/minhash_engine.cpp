@@ -40,6 +40,9 @@ struct MinHashEngine::Impl {
   LshParams lsh;
   Signatures signatures;
   std::vector<uint32_t> set_sizes;
+  /// Under --verify auto: each document's text size (bytes, at most 2^32 - 1), which sizes
+  /// the exact check's passes over texts read again (0: a row added without its text).
+  std::vector<uint32_t> text_bytes;
   ShingleSets sets;  ///< --verify exact: every document's sorted set
   bool keep_sets = false;
   /// Under --verify auto on the CPU: `set_cache` holds every document's set for the
@@ -68,6 +71,13 @@ struct MinHashEngine::Impl {
   uint64_t handed_out = 0;                      ///< documents whose rows went to its sink
 
   uint64_t documents() const { return handed_out + (spill ? spill->documents() : set_sizes.size()); }
+
+  /// Records the texts' sizes of a batch just added (--verify auto).
+  void count_text_bytes(const DocumentBatch& batch) {
+    if (!borderline) return;
+    for (size_t i = 0; i < batch.size(); ++i)
+      text_bytes.push_back(uint32_t(std::min<size_t>(batch.text(i).size(), UINT32_MAX)));
+  }
 
   void expect_rows(const char* to) const {
     GD_EXPECTS(!rows_released, std::string("MinHashEngine: finish() with a text replay released the signatures to "
@@ -362,7 +372,8 @@ struct MinHashEngine::Impl {
       borderline->defer_all(deferred->take());
       deferred.reset();
       const bool cached = caching_sets && replay && set_cache.size() == r.documents;
-      borderline->decide(r.documents, [&](uint32_t d) { return set_size(d); }, replay, uf, r.pairs,
+      borderline->decide(r.documents, [&](uint32_t d) { return d < text_bytes.size() ? text_bytes[d] : 0; }, replay,
+                         uf, r.pairs,
                          cached ? &set_cache : nullptr);
       drop_set_cache();
       seconds.candidates += seconds_since(t0);
@@ -473,6 +484,7 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
     } else {
       s.spill->append(s.batch_signatures.values.data(), s.batch_sizes.data(), batch.size());
     }
+    s.count_text_bytes(batch);
     s.seconds.sketch += seconds_since(t0);
     return s.spec.config.first_document_number + first;
   }
@@ -489,6 +501,7 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   }
   if (s.caching_sets && (s.set_cache.size() != s.set_sizes.size() || s.set_cache.bytes() > s.set_cache_budget))
     s.drop_set_cache();
+  s.count_text_bytes(batch);
   s.seconds.sketch += seconds_since(t0);
   return s.spec.config.first_document_number + first;
 }
@@ -507,6 +520,7 @@ uint64_t MinHashEngine::add_signatures(const Signatures& sigs, const std::vector
   const uint64_t first = size();
   detail::check_run_size(first, sigs.size());
   s.drop_set_cache();  // rows without texts: no set to keep for them
+  if (s.borderline) s.text_bytes.resize(first + sigs.size(), 0);
   s.compute->flush();
   if (!s.spill && s.over_limit(first + sigs.size())) s.start_spill();
   if (s.spill) {

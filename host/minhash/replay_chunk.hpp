@@ -1,8 +1,8 @@
 #pragma once
 // Replayed documents shingled together on every thread, then handed on in input order:
 // the shingling (normalize, hash, sort) is the exact check's main cost. Used by the
-// exact check of --verify auto in one process (borderline_verify.cpp) and under MPI
-// (host/mpi/distributed_borderline.cpp), so both build the sets alike.
+// exact check of --verify auto under MPI (minhash_distributed.cpp,
+// host/mpi/distributed_borderline.cpp).
 #include <omp.h>
 
 #include <cstdint>
@@ -39,7 +39,7 @@ class ReplayChunk {
   bool empty() const { return docs_.empty(); }
 
   /// Exchanges the gathered texts with `other`'s (the sets' storage stays): a chunk read
-  /// on another thread is handed to the one that shingles (replay_read_ahead.hpp).
+  /// on another thread is handed to the one that shingles.
   void swap_texts(ReplayChunk& other) {
     docs_.swap(other.docs_);
     text_.swap(other.text_);

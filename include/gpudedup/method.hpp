@@ -44,15 +44,14 @@ struct MethodNeeds {
 /// reads the documents of its borderline pairs again): calls text(d, t) for every document
 /// d with wanted[d] != 0 (numbered as add() numbered them), in ascending order, t being the
 /// text add() was given. May be called more than once. @throws data_error when the input
-/// changed since it was read. MinHash calls it on a thread of its own when
-/// Config::threads is not 1 (it reads a chunk ahead of the exact check), never on two
-/// threads at once.
+/// changed since it was read. MinHash calls it on the thread that calls finish().
 using TextReplay = std::function<void(const std::vector<uint8_t>& wanted,
                                       const std::function<void(uint64_t document, std::string_view text)>& text)>;
 
-/// A TextReplay that must run on the thread that calls finish(): MinHash then reads and
-/// checks in turn instead of reading ahead on a thread of its own. Python's replay is one:
-/// an interpreter handles signals (Ctrl-C) only on its main thread.
+/// A TextReplay that must run on the thread that calls finish(), as every replay MinHash
+/// is given does now; kept so that a method that would read on another thread knows not
+/// to. Python's replay is one: an interpreter handles signals (Ctrl-C) only on its main
+/// thread.
 struct CallersThreadReplay {
   std::function<void(const std::vector<uint8_t>&, const std::function<void(uint64_t, std::string_view)>&)> replay;
   void operator()(const std::vector<uint8_t>& wanted,

@@ -400,32 +400,38 @@ std::vector<std::string> crowded_families(uint64_t seed, int families, int size)
   return texts;
 }
 
-// The exact checks of kept sets run on every thread in chunks (check_kept_pairs), the
-// serial order deciding which pairs are checked: at 1 to 4 threads the answer, its
-// order and every count are those of the serial replay, though a chunk computes pairs
-// that an earlier run of the same chunk joins, and a run skips the partners of a
+// The exact checks run on every thread: of kept sets in chunks (check_kept_pairs), of
+// replayed texts component by component (check_replayed_pairs), the serial order
+// deciding which pairs are checked. At 1 to 4 threads either gives the answer, its order
+// and every count of kept sets checked on one thread in order, though a chunk computes
+// pairs that an earlier run of the same chunk joins, and a run skips the partners of a
 // cluster it passed with.
 TEST(BorderlineVerify, ExactChecksOnSeveralThreadsGiveTheSerialAnswer) {
   const auto texts = crowded_families(47, 60, 20);
-  Config reread = cpu(VerifyMode::automatic);
-  reread.verify_memory = 0;
-  reread.threads = 1;
-  const AutoRun serial = run_auto(reread, texts, 1);
+  Config one = cpu(VerifyMode::automatic);
+  one.threads = 1;
+  const AutoRun serial = run_auto(one, texts, 1);
+  ASSERT_EQ(serial.replays, 0u);
   // Enough pairs for many chunks of every thread count, some skipped as joined.
   ASSERT_GT(std::stoul(serial.stats.at("verify_exact_pairs")), 1000u);
   ASSERT_GT(std::stoul(serial.stats.at("verify_skipped_joined")), 400u);
   ASSERT_GT(std::stoul(serial.stats.at("verify_exact_passed")), 150u);
-  for (const int threads : {1, 2, 3, 4}) {
-    SCOPED_TRACE(threads);
-    Config c = cpu(VerifyMode::automatic);
-    c.threads = threads;
-    const AutoRun kept = run_auto(c, texts, 1);
-    EXPECT_EQ(kept.replays, 0u);
-    expect_same_answer(serial.result, kept.result);
-    for (const char* key : {"verify_borderline_pairs", "verify_exact_pairs", "verify_exact_passed",
-                            "verify_skipped_joined"})
-      EXPECT_EQ(kept.stats.at(key), serial.stats.at(key)) << key;
+  for (const bool reread : {false, true}) {
+    for (const int threads : {1, 2, 3, 4}) {
+      SCOPED_TRACE(std::string(reread ? "texts read again, " : "kept sets, ") + std::to_string(threads));
+      Config c = cpu(VerifyMode::automatic);
+      c.threads = threads;
+      if (reread) c.verify_memory = 0;
+      const AutoRun run = run_auto(c, texts, 1);
+      EXPECT_EQ(run.replays, reread ? 1u : 0u);
+      expect_same_answer(serial.result, run.result);
+      for (const char* key : {"verify_borderline_pairs", "verify_exact_pairs", "verify_exact_passed",
+                              "verify_skipped_joined"})
+        EXPECT_EQ(run.stats.at(key), serial.stats.at(key)) << key;
+    }
   }
+  Config reread = one;
+  reread.verify_memory = 0;
   // With every passing pair wanted (all_pairs) no check is skipped: the same on threads.
   reread.all_pairs = true;
   const AutoRun every = run_auto(reread, texts, 1);

@@ -1,0 +1,140 @@
+// The exact checks of one pass of --verify auto over replayed texts
+// (BorderlineVerifier::check_replayed_pairs, borderline_verify.hpp). The pass's pairs fall
+// into components: documents linked by its pairs or already one cluster. A check reads
+// and joins documents of its own component only, so the components are checked on every
+// thread at once, each in the serial (b, a) order: the same checks, joins and output as
+// one thread taking the pairs in order. A component's sets are built from the texts when
+// a check first needs them and dropped when the component is done: a document whose
+// pairs are all joined before their turn is never shingled.
+#include <omp.h>
+
+#include <algorithm>
+#include <deque>
+#include <numeric>
+#include <unordered_map>
+
+#include "host/core/parallel_errors.hpp"
+#include "host/minhash/borderline_verify.hpp"
+#include "host/minhash/replayed_texts.hpp"
+#include "host/shingle/shingling.hpp"
+
+namespace gpudedup::detail {
+
+namespace {
+
+/// Bytes of shingle sets one thread holds for the component it checks; past it they are
+/// dropped and rebuilt when needed again (a component of a large part of the corpus).
+constexpr size_t component_set_budget = size_t(64) << 20;
+
+/// One thread's shingle sets of the component it checks. Their storage stays from
+/// component to component: fresh vectors cost a page fault per 4 KiB.
+class ComponentSets {
+ public:
+  ComponentSets(const SketchSpec& spec, const ReplayedTexts& texts) : spec_(spec), texts_(texts) {}
+
+  void clear() {
+    slot_.clear();
+    used_ = 0;
+    bytes_ = 0;
+  }
+  /// Before a check: drops every set past the budget, never one the check holds.
+  void make_room() {
+    if (bytes_ > component_set_budget) clear();
+  }
+  /// Document d's sorted distinct hashes (a reference that lasts until clear()).
+  const std::vector<uint64_t>& set(uint32_t d) {
+    const auto [slot, fresh] = slot_.try_emplace(d, uint32_t(used_));
+    if (!fresh) return sets_[slot->second];
+    if (used_ == sets_.size()) sets_.emplace_back();  // a deque: earlier references stay
+    std::vector<uint64_t>& s = sets_[used_++];
+    shingle_set(spec_.shingles, texts_.text(d), scratch_, s);
+    bytes_ += s.size() * sizeof(uint64_t);
+    return s;
+  }
+
+ private:
+  const SketchSpec& spec_;
+  const ReplayedTexts& texts_;
+  std::unordered_map<uint32_t, uint32_t> slot_;
+  std::deque<std::vector<uint64_t>> sets_;
+  size_t used_ = 0;
+  size_t bytes_ = 0;
+  std::vector<uint8_t> scratch_;
+};
+
+enum Outcome : uint8_t { skipped, failed, passed, passed_and_joined };
+
+}  // namespace
+
+void BorderlineVerifier::check_replayed_pairs(const std::vector<DeferredPair>& by_b, const ReplayedTexts& texts,
+                                              UnionFind& uf, std::vector<ScoredPair>& out) {
+  const size_t n = by_b.size();
+  if (n == 0) return;
+  const bool every_pair = spec_.config.all_pairs;
+  // Components over the clusters as the pass begins: each pair links its documents' roots.
+  std::vector<uint32_t> component(n);
+  {
+    UnionFind links(uf.size());
+    for (size_t i = 0; i < n; ++i) links.unite(uf.find(by_b[i].a), uf.find(by_b[i].b));
+    std::vector<uint32_t> number(uf.size(), UINT32_MAX);  // a component's number, by first pair
+    uint32_t components = 0;
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t& c = number[links.find(uf.find(by_b[i].a))];
+      if (c == UINT32_MAX) c = components++;
+      component[i] = c;
+    }
+  }
+  // Each component's pairs together, in (b, a) order.
+  const uint32_t components = *std::max_element(component.begin(), component.end()) + 1;
+  std::vector<size_t> begin(size_t(components) + 1, 0);
+  for (const uint32_t c : component) ++begin[c + 1];
+  std::partial_sum(begin.begin(), begin.end(), begin.begin());
+  std::vector<uint32_t> order(n);
+  {
+    std::vector<size_t> next(begin.begin(), begin.end() - 1);
+    for (size_t i = 0; i < n; ++i) order[next[component[i]]++] = uint32_t(i);
+  }
+  // Largest first, so that a large component does not start last and run alone.
+  std::vector<uint32_t> by_size(components);
+  std::iota(by_size.begin(), by_size.end(), 0u);
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [&](uint32_t x, uint32_t y) { return begin[x + 1] - begin[x] > begin[y + 1] - begin[y]; });
+
+  std::vector<uint8_t> outcome(n, skipped);
+  std::vector<double> similarity(n, 0);
+  const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
+  ParallelErrors errors;
+#pragma omp parallel num_threads(threads)
+  {
+    ComponentSets sets(spec_, texts);
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t k = 0; k < int64_t(components); ++k) errors.run([&] {
+      const uint32_t c = by_size[size_t(k)];
+      sets.clear();
+      for (size_t at = begin[c]; at < begin[c + 1]; ++at) {
+        const size_t i = order[at];
+        const DeferredPair& p = by_b[i];
+        // Only documents of this component are read or joined here (by this thread).
+        if (!every_pair && uf.find(p.a) == uf.find(p.b)) continue;  // joined by an earlier check
+        sets.make_room();
+        const std::vector<uint64_t>& x = sets.set(p.a);
+        const std::vector<uint64_t>& y = sets.set(p.b);
+        similarity[i] = exact_set_similarity(spec_, x.data(), x.size(), y.data(), y.size());
+        outcome[i] = similarity[i] < band_.threshold ? failed : uf.unite(p.a, p.b) ? passed_and_joined : passed;
+      }
+    });
+  }
+  errors.rethrow();
+  for (size_t i = 0; i < n; ++i) {
+    if (outcome[i] == skipped) {
+      ++stats_.skipped_joined;
+      continue;
+    }
+    ++stats_.verified;
+    if (outcome[i] == failed) continue;
+    ++stats_.passed;
+    if (outcome[i] == passed_and_joined || every_pair) out.push_back({by_b[i].a, by_b[i].b, similarity[i]});
+  }
+}
+
+}  // namespace gpudedup::detail
