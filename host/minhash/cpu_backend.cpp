@@ -10,6 +10,7 @@
 #include "host/minhash/bucket_walk.hpp"
 #include "host/minhash/fss_sketch.hpp"
 #include "host/minhash/prefetched_pairs.hpp"
+#include "host/minhash/signature_compare.hpp"
 #include "host/minhash/compute_backend.hpp"
 #include "host/minhash/minhash_fold.hpp"
 #include "host/minhash/set_cache.hpp"
@@ -336,6 +337,13 @@ class CpuBackend final : public ComputeBackend {
     const bool every_pair = spec_.config.all_pairs;
     // pair_similarity reads the rows unless it checks the exact sets.
     const bool reads_rows = !(spec_.config.verify == VerifyMode::exact && corpus.sets);
+    // Within a walk of every band in order (begin_band_walk) under --verify auto, a pair
+    // whose rows share an earlier band was decided there: joined, failed, or deferred
+    // as borderline (the walk or the completion of that band took every pair of the
+    // bucket not already one cluster). Found again it would only be deferred again.
+    const bool first_band_only = spec_.config.verify == VerifyMode::automatic && reads_rows &&
+                                 walk_.corpus.signatures == corpus.signatures && walk_.rows == rows &&
+                                 band < walk_.bands && band > 0;
     sort_band(corpus, band, rows);
     const size_t n = keys_.size();
     const int nt = threads();
@@ -351,7 +359,13 @@ class CpuBackend final : public ComputeBackend {
       PrefetchedPairs estimates(reads_rows ? corpus.signatures->values.data() : nullptr, corpus.signatures->num_perm,
                                 [&](uint32_t a, uint32_t b) {
                                   const double s = pair_similarity(spec_, corpus, a, b);
-                                  if (accept_all || s >= t) w.passed.push_back({a, b, s});
+                                  if (!accept_all && s < t) return;
+                                  // Its rows are in cache now: a pair an earlier band of
+                                  // the walk found is left out.
+                                  if (first_band_only && share_band_before(corpus.signatures->row(a),
+                                                                           corpus.signatures->row(b), rows, band))
+                                    return;
+                                  w.passed.push_back({a, b, s});
                                 });
       w.candidates = for_each_bucket_pair(
           keys_.data() + cuts_[size_t(p)], cuts_[size_t(p) + 1] - cuts_[size_t(p)], every_pair,

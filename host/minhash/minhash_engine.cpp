@@ -24,6 +24,7 @@
 #include "host/minhash/containment_candidates.hpp"
 #include "host/minhash/deferred_pair_store.hpp"
 #include "host/minhash/memory_budget.hpp"
+#include "host/minhash/signature_compare.hpp"
 #include "host/minhash/minhash_distributed.hpp"
 #include "host/minhash/partitioned_candidates.hpp"
 #include "host/minhash/spill_store.hpp"
@@ -188,14 +189,25 @@ struct MinHashEngine::Impl {
 
   /// Verifies each windowed bucket's members against every cluster it holds (host, the
   /// same for both backends), so the window loses no pair that passes.
-  void complete_windowed(const detail::WindowedBuckets& windowed, detail::UnionFind& uf, DedupResult& r) {
+  /// `band`: the band of the walk (every band in order) whose buckets these are.
+  void complete_windowed(const detail::WindowedBuckets& windowed, uint32_t band, detail::UnionFind& uf,
+                         DedupResult& r) {
     if (windowed.size() == 0) return;
     const detail::CorpusView corpus = view();
     const double t = spec.config.threshold;
     const bool accept_all = spec.config.verify == VerifyMode::none;
+    // A borderline pair whose rows share an earlier band was deferred there (or its
+    // documents were joined): not deferred again (cpu_backend.cpp's walk leaves it out
+    // alike). Its rows are in cache as the estimate has just read them.
+    const bool first_band_only = borderline && !spill && spec.config.verify != VerifyMode::exact && band > 0;
     detail::BandCompletionChecks checks{[&](uint32_t a, uint32_t b) -> detail::PairOutcome {
                                                 const double s = similarity(corpus, a, b);
-                                                return {s, classify(a, b, s)};
+                                                detail::Verdict v = classify(a, b, s);
+                                                if (v == detail::Verdict::borderline && first_band_only &&
+                                                    detail::share_band_before(signatures.row(a), signatures.row(b),
+                                                                              lsh.rows, band))
+                                                  v = detail::Verdict::fail;
+                                                return {s, v};
                                               },
                                               [&](double s) { return accept_all || s >= t; },
                                               [&](const ScoredPair& p) { deferred->add({uint32_t(p.a), uint32_t(p.b), p.similarity}); }};
@@ -341,7 +353,7 @@ struct MinHashEngine::Impl {
         seconds.cluster += clustering;
       }
       t0 = stage_clock::now();
-      complete_windowed(windowed, uf, r);
+      complete_windowed(windowed, band, uf, r);
       seconds.candidates += seconds_since(t0);
     }
     if (walker) spill_partitions = walker->max_partitions();

@@ -1,5 +1,6 @@
-// count_equal_values (signature_compare.hpp). AVX-512: a compare into a mask register
-// and its popcount per 16 values, the tail by a masked load (no element past n is read).
+// count_equal_values and share_band_before (signature_compare.hpp). AVX-512: a compare
+// into a mask register and its popcount per 16 values, the tail by a masked load (no
+// element past n is read).
 // AVX2: a compare, its sign bits (movmskps) and their popcount per 8 values, the tail
 // one by one.
 #include "host/minhash/signature_compare.hpp"
@@ -17,6 +18,17 @@
 namespace gpudedup::detail {
 namespace {
 
+bool share_band_portable(const uint32_t* x, const uint32_t* y, uint32_t rows, uint32_t band) {
+  for (uint32_t b = 0; b < band; ++b) {
+    const uint32_t* u = x + size_t(b) * rows;
+    const uint32_t* v = y + size_t(b) * rows;
+    uint32_t r = 0;
+    while (r < rows && u[r] == v[r]) ++r;
+    if (r == rows) return true;
+  }
+  return false;
+}
+
 #ifdef GPUDEDUP_X86_COMPARE
 __attribute__((target("avx512f"))) uint32_t equal_avx512(const uint32_t* x, const uint32_t* y, uint32_t n) {
   uint32_t eq = 0, i = 0;
@@ -31,6 +43,20 @@ __attribute__((target("avx512f"))) uint32_t equal_avx512(const uint32_t* x, cons
     eq += uint32_t(__builtin_popcount(unsigned(m)));
   }
   return eq;
+}
+
+__attribute__((target("avx512f"))) bool share_band_avx512(const uint32_t* x, const uint32_t* y, uint32_t rows,
+                                                          uint32_t band) {
+  if (rows > 16) return share_band_portable(x, y, rows, band);
+  // A band per compare, from the first: a pair found again usually shares an early band.
+  const __mmask16 in = __mmask16((1u << rows) - 1);
+  for (uint32_t b = 0; b < band; ++b) {
+    const size_t at = size_t(b) * rows;
+    if (_mm512_mask_cmpneq_epi32_mask(in, _mm512_maskz_loadu_epi32(in, x + at), _mm512_maskz_loadu_epi32(in, y + at)) ==
+        0)
+      return true;
+  }
+  return false;
 }
 
 __attribute__((target("avx2,popcnt"))) uint32_t equal_avx2(const uint32_t* x, const uint32_t* y, uint32_t n) {
@@ -71,6 +97,19 @@ bool compare_path_supported(ComparePath path) {
 
 uint32_t count_equal_values(ComparePath path, const uint32_t* x, const uint32_t* y, uint32_t n) {
   return function_of(path)(x, y, n);
+}
+
+bool share_band_before(ComparePath path, const uint32_t* x, const uint32_t* y, uint32_t rows, uint32_t band) {
+#ifdef GPUDEDUP_X86_COMPARE
+  if (path == ComparePath::avx512) return share_band_avx512(x, y, rows, band);
+#endif
+  (void)path;
+  return share_band_portable(x, y, rows, band);
+}
+
+bool share_band_before(const uint32_t* x, const uint32_t* y, uint32_t rows, uint32_t band) {
+  static const bool avx512 = compare_path_supported(ComparePath::avx512);
+  return avx512 ? share_band_avx512(x, y, rows, band) : share_band_portable(x, y, rows, band);
 }
 
 uint32_t count_equal_values(const uint32_t* x, const uint32_t* y, uint32_t n) {
