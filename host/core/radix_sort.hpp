@@ -10,15 +10,15 @@
 
 namespace gpudedup::detail {
 
-/// One LSD radix sort of `items` by `key(item)` with digits of `digit_bits` bits;
-/// passes whose digit is the same for every key are skipped.
+/// One LSD radix sort of `items` by `key(item)` with digits of `digit_bits` bits, of
+/// keys below 2^key_bits; passes whose digit is the same for every key are skipped.
 template <int digit_bits, class Item, class KeyOf>
-void radix_sort_digits(std::vector<Item>& items, std::vector<Item>& scratch, KeyOf key) {
+void radix_sort_digits(std::vector<Item>& items, std::vector<Item>& scratch, KeyOf key, int key_bits = 64) {
   constexpr size_t buckets = size_t(1) << digit_bits;
   const size_t n = items.size();
   scratch.resize(n);
   std::vector<size_t> count(buckets);
-  for (int shift = 0; shift < 64; shift += digit_bits) {
+  for (int shift = 0; shift < key_bits; shift += digit_bits) {
     std::fill(count.begin(), count.end(), 0);
     for (const Item& it : items) ++count[(key(it) >> shift) & (buckets - 1)];
     if (count[(key(items[0]) >> shift) & (buckets - 1)] == n) continue;  // one digit value
@@ -33,17 +33,18 @@ void radix_sort_digits(std::vector<Item>& items, std::vector<Item>& scratch, Key
   }
 }
 
-/// Sorts `items` in place by the 64-bit `key(item)`, stably; `scratch` is reused.
+/// Sorts `items` in place by the 64-bit `key(item)` (below 2^key_bits, a multiple of 16),
+/// stably; `scratch` is reused.
 template <class Item, class KeyOf>
-void radix_sort_by(std::vector<Item>& items, std::vector<Item>& scratch, KeyOf key) {
+void radix_sort_by(std::vector<Item>& items, std::vector<Item>& scratch, KeyOf key, int key_bits = 64) {
   if (items.size() < 2) return;
   // 16-bit digits (4 passes, 512 KiB of counts) from 2^15 items up; below, clearing and
   // summing 65536 counts per pass costs more than the items (a band of a few thousand
   // documents, sorted once per band), and 8-bit digits take 8 short passes.
   if (items.size() < (size_t(1) << 15)) {
-    radix_sort_digits<8>(items, scratch, key);
+    radix_sort_digits<8>(items, scratch, key, key_bits);
   } else {
-    radix_sort_digits<16>(items, scratch, key);
+    radix_sort_digits<16>(items, scratch, key, key_bits);
   }
 }
 

@@ -289,7 +289,7 @@ class CpuBackend final : public ComputeBackend {
                  keys.end());
     }
     // Stable: equal keys stay in document order (on every thread too).
-    parallel_radix_sort_by_key(keys, scratch, n >= parallel_keys_min ? nt : 1);
+    parallel_sort_by_hash_key(keys, scratch, n >= parallel_keys_min ? nt : 1);
   }
 
   /// Cuts keys_[0, n) into pieces of whole buckets of about equal cost (cuts_), as many
@@ -340,7 +340,8 @@ class CpuBackend final : public ComputeBackend {
     // Within a walk of every band in order (begin_band_walk) under --verify auto, a pair
     // whose rows share an earlier band was decided there: joined, failed, or deferred
     // as borderline (the walk or the completion of that band took every pair of the
-    // bucket not already one cluster). Found again it would only be deferred again.
+    // bucket not already one cluster). Found again it would only be estimated and
+    // deferred again.
     const bool first_band_only = spec_.config.verify == VerifyMode::automatic && reads_rows &&
                                  walk_.corpus.signatures == corpus.signatures && walk_.rows == rows &&
                                  band < walk_.bands && band > 0;
@@ -358,14 +359,13 @@ class CpuBackend final : public ComputeBackend {
       w.windowed.clear();
       PrefetchedPairs estimates(reads_rows ? corpus.signatures->values.data() : nullptr, corpus.signatures->num_perm,
                                 [&](uint32_t a, uint32_t b) {
-                                  const double s = pair_similarity(spec_, corpus, a, b);
-                                  if (!accept_all && s < t) return;
-                                  // Its rows are in cache now: a pair an earlier band of
-                                  // the walk found is left out.
+                                  // Its rows are on their way: a pair an earlier band of
+                                  // the walk found is left out, not estimated again.
                                   if (first_band_only && share_band_before(corpus.signatures->row(a),
                                                                            corpus.signatures->row(b), rows, band))
                                     return;
-                                  w.passed.push_back({a, b, s});
+                                  const double s = pair_similarity(spec_, corpus, a, b);
+                                  if (accept_all || s >= t) w.passed.push_back({a, b, s});
                                 });
       w.candidates = for_each_bucket_pair(
           keys_.data() + cuts_[size_t(p)], cuts_[size_t(p) + 1] - cuts_[size_t(p)], every_pair,

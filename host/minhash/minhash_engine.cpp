@@ -196,18 +196,19 @@ struct MinHashEngine::Impl {
     const detail::CorpusView corpus = view();
     const double t = spec.config.threshold;
     const bool accept_all = spec.config.verify == VerifyMode::none;
-    // A borderline pair whose rows share an earlier band was deferred there (or its
-    // documents were joined): not deferred again (cpu_backend.cpp's walk leaves it out
-    // alike). Its rows are in cache as the estimate has just read them.
+    // A pair whose rows share an earlier band was decided there: failed, deferred as
+    // borderline, or joined (then it is one cluster here and never checked). Found again
+    // it is neither estimated nor deferred again (cpu_backend.cpp's walk leaves it out
+    // alike): it cannot pass, so it is a fail here. The completion asks for its rows
+    // before it checks it.
     const bool first_band_only = borderline && !spill && spec.config.verify != VerifyMode::exact && band > 0;
     detail::BandCompletionChecks checks{[&](uint32_t a, uint32_t b) -> detail::PairOutcome {
-                                                const double s = similarity(corpus, a, b);
-                                                detail::Verdict v = classify(a, b, s);
-                                                if (v == detail::Verdict::borderline && first_band_only &&
+                                                if (first_band_only &&
                                                     detail::share_band_before(signatures.row(a), signatures.row(b),
                                                                               lsh.rows, band))
-                                                  v = detail::Verdict::fail;
-                                                return {s, v};
+                                                  return {0, detail::Verdict::fail};
+                                                const double s = similarity(corpus, a, b);
+                                                return {s, classify(a, b, s)};
                                               },
                                               [&](double s) { return accept_all || s >= t; },
                                               [&](const ScoredPair& p) { deferred->add({uint32_t(p.a), uint32_t(p.b), p.similarity}); }};

@@ -58,6 +58,40 @@ TEST(ParallelRadixSort, EqualsStableSortOnEveryThreadCount) {
   }
 }
 
+// The band keys' sort by the top 32 bits and a fix-up of the runs they share: the full
+// stable sort's order for hashes (runs of a few), for keys that share their top bits and
+// differ below (the fix-up does it all), for repeated keys (buckets: document order kept)
+// and for small keys (top bits all zero: one run).
+TEST(ParallelSortByHashKey, EqualsStableSortWhateverTheTopBitsShare) {
+  std::mt19937_64 rng(13);
+  const size_t m = gpudedup::detail::parallel_radix_min;
+  for (size_t n : {size_t(0), size_t(1), size_t(1000), m + 3, size_t(300001)}) {
+    for (int kind = 0; kind < 4; ++kind) {
+      std::vector<KeyDoc> input(n);
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t h = rng();
+        const uint64_t key = kind == 0   ? h                                           // hashes
+                             : kind == 1 ? (h % 64) << 32 | (rng() & 0xFFFFFFFFu)     // shared top bits
+                             : kind == 2 ? (h % 997) * 0x9E3779B97F4A7C15ULL          // buckets of ~n/997
+                                         : h % 5000;                                  // top bits all zero
+        input[i] = {key, uint32_t(i)};
+      }
+      auto expected = input;
+      std::stable_sort(expected.begin(), expected.end(), [](const KeyDoc& a, const KeyDoc& b) { return a.key < b.key; });
+      for (int threads : {1, 2, 3}) {
+        auto items = input;
+        std::vector<KeyDoc> scratch;
+        gpudedup::detail::parallel_sort_by_hash_key(items, scratch, threads);
+        ASSERT_EQ(items.size(), expected.size());
+        for (size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(items[i].key, expected[i].key) << n << " " << kind << " " << threads << " " << i;
+          ASSERT_EQ(items[i].doc, expected[i].doc) << n << " " << kind << " " << threads << " " << i;
+        }
+      }
+    }
+  }
+}
+
 // sort_hashes assumes nothing for its answer, only for its speed: evenly spread hashes,
 // and inputs that defeat the buckets (one value, a few values repeated, equal top bits,
 // sorted and reversed runs), of every size around its thresholds, sort as std::sort does.
