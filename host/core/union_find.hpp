@@ -28,6 +28,15 @@ class UnionFind {
     return true;
   }
   size_t size() const { return parent_.size(); }
+  /// Every member's root into `out`, each member then linked to its root directly, in
+  /// one ascending pass: a parent is never above its child (unite() hangs the larger root
+  /// under the smaller, path halving only moves a link up to a grandparent), so a
+  /// parent's root is known first. The band walk's snapshot of a million documents,
+  /// taken once per band: find() per document walked each chain.
+  void roots(std::vector<uint32_t>& out) {
+    out.resize(parent_.size());
+    for (size_t x = 0; x < parent_.size(); ++x) parent_[x] = out[x] = parent_[x] == x ? uint32_t(x) : out[parent_[x]];
+  }
   /// Makes x a singleton again. Only valid once every member of x's set is reset too.
   void reset(uint32_t x) { parent_[x] = x; }
 

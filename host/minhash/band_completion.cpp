@@ -110,8 +110,8 @@ uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const Ban
     }
     return verified;
   }
-  std::vector<uint32_t> roots(uf.size());
-  for (uint32_t d = 0; d < roots.size(); ++d) roots[d] = uf.find(d);
+  std::vector<uint32_t> roots;
+  uf.roots(roots);
   std::vector<uint8_t> touched(uf.size(), 0);
   const PairCheck serial = make_check(checks, checks.defer);
   std::vector<BucketRecord> records;

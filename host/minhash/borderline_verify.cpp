@@ -287,8 +287,10 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint64_t
   distinct_at_ = 0;
   make_distinct(pairs, spec_.config.threads);
   if (!spec_.config.all_pairs) {
+    std::vector<uint32_t> root;
+    uf.roots(root);
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
-                               [&](const DeferredPair& p) { return uf.find(p.a) == uf.find(p.b); }),
+                               [&](const DeferredPair& p) { return root[p.a] == root[p.b]; }),
                 pairs.end());
   }
   pairs.shrink_to_fit();  // the list's capacity held every band's repeats

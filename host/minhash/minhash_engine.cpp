@@ -336,10 +336,7 @@ struct MinHashEngine::Impl {
       if (walker) {
         spilled_band_pairs(*walker, band, skip, uf, passed, windowed, r);
       } else {
-        if (!all) {
-          roots.resize(uf.size());
-          for (uint32_t d = 0; d < roots.size(); ++d) roots[d] = uf.find(d);
-        }
+        if (!all) uf.roots(roots);
         // Each run of the walk's passed pairs clustered as it comes, in candidate order.
         double clustering = 0;
         compute->band_pairs_each(

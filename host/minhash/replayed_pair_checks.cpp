@@ -74,12 +74,18 @@ void BorderlineVerifier::check_replayed_pairs(const std::vector<DeferredPair>& b
   // Components over the clusters as the pass begins: each pair links its documents' roots.
   std::vector<uint32_t> component(n);
   {
+    std::vector<uint32_t> root;
+    uf.roots(root);
     UnionFind links(uf.size());
-    for (size_t i = 0; i < n; ++i) links.unite(uf.find(by_b[i].a), uf.find(by_b[i].b));
-    std::vector<uint32_t> number(uf.size(), UINT32_MAX);  // a component's number, by first pair
+    for (size_t i = 0; i < n; ++i) links.unite(root[by_b[i].a], root[by_b[i].b]);
+    std::vector<uint32_t> top(n);  // each pair's component, by its top root
+    for (size_t i = 0; i < n; ++i) top[i] = links.find(root[by_b[i].a]);
+    // The roots are read no more: their storage numbers the components, by first pair.
+    std::vector<uint32_t>& number = root;
+    std::fill(number.begin(), number.end(), UINT32_MAX);
     uint32_t components = 0;
     for (size_t i = 0; i < n; ++i) {
-      uint32_t& c = number[links.find(uf.find(by_b[i].a))];
+      uint32_t& c = number[top[i]];
       if (c == UINT32_MAX) c = components++;
       component[i] = c;
     }

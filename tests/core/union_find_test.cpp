@@ -1,4 +1,5 @@
-// The union-find's roots are the smallest members, checked against a naive labelling.
+// The union-find's roots are the smallest members, checked against a naive labelling (by
+// find() and by the one-pass roots()).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,8 +25,14 @@ TEST(UnionFind, RootsAreMinimalMembersUnderRandomUnions) {
         for (auto& l : label)
           if (l == from) l = to;
       }
-      if (step % 97 == 0)
+      if (step % 97 == 0) {
+        // roots() first, over chains no find() has halved yet: the same labels (and
+        // find() after it, over the flattened forest).
+        std::vector<uint32_t> roots;
+        uf.roots(roots);
+        ASSERT_EQ(roots, label);
         for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(uf.find(i), label[i]);
+      }
     }
     for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(uf.find(i), label[i]);
     EXPECT_EQ(uf.size(), n);
