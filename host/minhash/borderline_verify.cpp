@@ -311,21 +311,13 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
                                         UnionFind& uf, std::vector<ScoredPair>& out, SetCache* kept) {
   const size_t docs = size_t(documents);
   std::vector<uint8_t> wanted(docs, 0);
-  if (kept) {
-    // Every set is held already: one group, checked as one pass would check it.
-    std::vector<DeferredPair> by_b(pairs);
-    for (const auto& p : by_b) wanted[p.a] = wanted[p.b] = 1;
-    for (size_t d = 0; d < docs; ++d) stats_.documents_kept += wanted[d];
-    sort_pairs(by_b, b_then_a, spec_.config.threads);  // distinct pairs: no ties to keep in order
-    kept->begin_sorting();
-    check_kept_pairs(by_b, *kept, uf, out);
-    return;
-  }
   ReplayedTexts texts;
   std::vector<uint32_t> added;  // documents a run of equal a adds to its group
+  if (kept) kept->begin_sorting();
   for (size_t lo = 0; lo < pairs.size();) {
     // One group: whole runs of equal a while their documents' texts fit the budget (at
-    // least one run).
+    // least one run). Kept sets are checked in the same groups, so that they give the
+    // answer, order and counts of the texts read again (another backend, a dropped cache).
     size_t hi = lo;
     uint64_t bytes = 0;
     while (hi < pairs.size()) {
@@ -349,10 +341,15 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
     }
     std::vector<DeferredPair> by_b(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(hi));
     sort_pairs(by_b, b_then_a, spec_.config.threads);  // distinct pairs: no ties to keep in order
-    texts.gather(replay, wanted, bytes);
-    stats_.documents += texts.size();
-    ++stats_.passes;
-    check_replayed_pairs(by_b, texts, uf, out);
+    if (kept) {
+      for (size_t d = 0; d < docs; ++d) stats_.documents_kept += wanted[d];
+      check_kept_pairs(by_b, *kept, uf, out);
+    } else {
+      texts.gather(replay, wanted, bytes);
+      stats_.documents += texts.size();
+      ++stats_.passes;
+      check_replayed_pairs(by_b, texts, uf, out);
+    }
     for (const auto& p : by_b) wanted[p.a] = wanted[p.b] = 0;  // the next group's own
     lo = hi;
   }

@@ -73,9 +73,11 @@ struct MinHashEngine::Impl {
 
   uint64_t documents() const { return handed_out + (spill ? spill->documents() : set_sizes.size()); }
 
-  /// Records the texts' sizes of a batch just added (--verify auto).
-  void count_text_bytes(const DocumentBatch& batch) {
+  /// Records the texts' sizes of a batch added as documents first, first + 1, ...
+  /// (--verify auto); entries past them (a batch that failed) are dropped.
+  void count_text_bytes(uint64_t first, const DocumentBatch& batch) {
     if (!borderline) return;
+    text_bytes.resize(size_t(first));
     for (size_t i = 0; i < batch.size(); ++i)
       text_bytes.push_back(uint32_t(std::min<size_t>(batch.text(i).size(), UINT32_MAX)));
   }
@@ -494,12 +496,13 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
     } else {
       s.spill->append(s.batch_signatures.values.data(), s.batch_sizes.data(), batch.size());
     }
-    s.count_text_bytes(batch);
+    s.count_text_bytes(first, batch);
     s.seconds.sketch += seconds_since(t0);
     return s.spec.config.first_document_number + first;
   }
   s.signatures.values.resize((first + batch.size()) * P);
   s.set_sizes.resize(first + batch.size());
+  s.count_text_bytes(first, batch);  // counted, as the set sizes are, even if the sketch fails
   try {
     s.compute->sketch_rows(batch, first, s.signatures.values.data() + first * P, s.set_sizes.data() + first,
                            s.keep_sets ? &s.sets : nullptr);
@@ -511,7 +514,6 @@ uint64_t MinHashEngine::add(const DocumentBatch& batch, const MetadataBatch&) {
   }
   if (s.caching_sets && (s.set_cache.size() != s.set_sizes.size() || s.set_cache.bytes() > s.set_cache_budget))
     s.drop_set_cache();
-  s.count_text_bytes(batch);
   s.seconds.sketch += seconds_since(t0);
   return s.spec.config.first_document_number + first;
 }

@@ -27,7 +27,8 @@ namespace {
 constexpr size_t component_set_budget = size_t(64) << 20;
 
 /// One thread's shingle sets of the component it checks. Their storage stays from
-/// component to component: fresh vectors cost a page fault per 4 KiB.
+/// component to component (fresh vectors cost a page fault per 4 KiB), up to twice
+/// component_set_budget.
 class ComponentSets {
  public:
   ComponentSets(const SketchSpec& spec, const ReplayedTexts& texts) : spec_(spec), texts_(texts) {}
@@ -36,6 +37,11 @@ class ComponentSets {
     slot_.clear();
     used_ = 0;
     bytes_ = 0;
+    // A slot keeps the largest set it held: past twice the budget the storage goes.
+    if (capacity_bytes_ > 2 * component_set_budget) {
+      sets_.clear();
+      capacity_bytes_ = 0;
+    }
   }
   /// Before a check: drops every set past the budget, never one the check holds.
   void make_room() {
@@ -47,8 +53,10 @@ class ComponentSets {
     if (!fresh) return sets_[slot->second];
     if (used_ == sets_.size()) sets_.emplace_back();  // a deque: earlier references stay
     std::vector<uint64_t>& s = sets_[used_++];
+    const size_t capacity = s.capacity();
     shingle_set(spec_.shingles, texts_.text(d), scratch_, s);
     bytes_ += s.size() * sizeof(uint64_t);
+    capacity_bytes_ += (s.capacity() - capacity) * sizeof(uint64_t);
     return s;
   }
 
@@ -58,7 +66,8 @@ class ComponentSets {
   std::unordered_map<uint32_t, uint32_t> slot_;
   std::deque<std::vector<uint64_t>> sets_;
   size_t used_ = 0;
-  size_t bytes_ = 0;
+  size_t bytes_ = 0;           // of the sets held for this component
+  size_t capacity_bytes_ = 0;  // of every slot's storage
   std::vector<uint8_t> scratch_;
 };
 

@@ -22,7 +22,7 @@ uint32_t count_equal_values(ComparePath path, const uint32_t* x, const uint32_t*
 /// values [i * rows, (i + 1) * rows) (detail/minhash.hpp's band_key): then the pair was
 /// a candidate of band i already. --verify auto defers a borderline pair only in the
 /// first band it shares, not in each (docs/performance.md, "Each borderline pair
-/// deferred once"). AVX-512: the equal values of the bands' span as one bit mask.
+/// deferred once"). AVX-512: one masked compare per band (bands of up to 16 rows).
 bool share_band_before(const uint32_t* x, const uint32_t* y, uint32_t rows, uint32_t band);
 /// The same by a chosen path (tests compare every path this CPU runs).
 bool share_band_before(ComparePath path, const uint32_t* x, const uint32_t* y, uint32_t rows, uint32_t band);

@@ -171,7 +171,7 @@ TEST(BorderlineVerify, ASmallBudgetTakesMorePassesForTheSameAnswer) {
     }
     detail::UnionFind uf(texts.size());
     std::vector<ScoredPair> out;
-    v.decide(set_sizes.size(), [&](uint32_t d) { return set_sizes[d]; }, replay_of(texts, replays), uf, out);
+    v.decide(texts.size(), [&](uint32_t d) { return texts[d].size(); }, replay_of(texts, replays), uf, out);
     return std::make_pair(out, v.stats());
   };
   uint64_t one_pass = 0, many = 0;
