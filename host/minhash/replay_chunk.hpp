@@ -38,27 +38,10 @@ class ReplayChunk {
 
   bool empty() const { return docs_.empty(); }
 
-  /// Exchanges the gathered texts with `other`'s (the sets' storage stays): a chunk read
-  /// on another thread is handed to the one that shingles.
-  void swap_texts(ReplayChunk& other) {
-    docs_.swap(other.docs_);
-    text_.swap(other.text_);
-    ends_.swap(other.ends_);
-  }
-
   /// take(doc, set) for every document gathered, in order; then empty.
   template <class Take>
   void flush(Take&& take) {
-    flush([](uint32_t) { return true; }, take);
-  }
-
-  /// The same, shingling only the documents need(doc) asks for (asked in order before
-  /// any is shingled); the others are taken with an empty set.
-  template <class Need, class Take>
-  void flush(Need&& need, Take&& take) {
     const int64_t n = int64_t(docs_.size());
-    needed_.resize(docs_.size());
-    for (size_t i = 0; i < docs_.size(); ++i) needed_[i] = need(docs_[i]);
     // The sets keep their storage from chunk to chunk: fresh vectors of every chunk's
     // sets cost a page fault per 4 KiB (a tenth of the check's time on the Debian corpus).
     if (sets_.size() < docs_.size()) sets_.resize(docs_.size());
@@ -69,10 +52,6 @@ class ReplayChunk {
       std::vector<uint8_t> scratch;
 #pragma omp for schedule(dynamic, 1)
       for (int64_t i = 0; i < n; ++i) errors.run([&] {
-        if (!needed_[size_t(i)]) {
-          sets_[size_t(i)].clear();
-          return;
-        }
         const size_t from = i == 0 ? 0 : ends_[size_t(i) - 1];
         shingle_set(spec_.shingles, std::string_view(text_.data() + from, ends_[size_t(i)] - from), scratch,
                     sets_[size_t(i)]);
@@ -96,7 +75,6 @@ class ReplayChunk {
   std::vector<char> text_;
   std::vector<size_t> ends_;
   std::vector<std::vector<uint64_t>> sets_;
-  std::vector<uint8_t> needed_;
 };
 
 }  // namespace gpudedup::detail
