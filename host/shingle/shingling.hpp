@@ -165,4 +165,13 @@ struct ShingleScratch {
 size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, ShingleScratch& scratch,
                              std::vector<uint32_t>& keys);
 
+/// How distinct_shingle_keys compares a hash with a bucket of its table: 8 slots in one
+/// AVX-512 compare, or one slot at a time (the same table, the same output).
+enum class DistinctTablePath { portable, avx512 };
+/// Whether this CPU runs `path` (portable always).
+bool distinct_table_path_supported(DistinctTablePath path);
+/// distinct_shingle_keys on `path` (portable where this CPU lacks it); for the tests.
+size_t distinct_shingle_keys(const ShingleSpec& spec, std::string_view text, ShingleScratch& scratch,
+                             std::vector<uint32_t>& keys, DistinctTablePath path);
+
 }  // namespace gpudedup::detail

@@ -121,6 +121,13 @@ TEST(CharShinglesFast, AsciiRunsAroundMultiByteCodePoints) {
   }
 }
 
+/// The table's compare paths this CPU runs (portable always).
+static std::vector<DistinctTablePath> table_paths() {
+  std::vector<DistinctTablePath> paths{DistinctTablePath::portable};
+  if (distinct_table_path_supported(DistinctTablePath::avx512)) paths.push_back(DistinctTablePath::avx512);
+  return paths;
+}
+
 TEST(DistinctShingleKeys, EqualsSortedSetForRandomTexts) {
   std::mt19937_64 rng(11);
   ShingleScratch scratch;
@@ -169,9 +176,10 @@ TEST(DistinctShingleKeys, TableGrowsPastItsFirstSizeWithTheSameAnswer) {
   std::vector<uint8_t> text_scratch;
   std::vector<uint64_t> set;
   std::vector<uint32_t> keys;
+  for (const DistinctTablePath path : table_paths())
   for (const std::string& t : {big, std::string("a short one"), big.substr(0, 70000)}) {
     shingle_set(spec, t, text_scratch, set);
-    ASSERT_EQ(distinct_shingle_keys(spec, t, scratch, keys), set.size());
+    ASSERT_EQ(distinct_shingle_keys(spec, t, scratch, keys, path), set.size());
     std::vector<uint32_t> want(set.size());
     for (size_t i = 0; i < set.size(); ++i) want[i] = fold_key(set[i]);
     std::sort(want.begin(), want.end());
@@ -207,9 +215,43 @@ TEST(DistinctShingleKeys, FirstSeenOrderOfTheDefinitionsHashes) {
         for_each_char_shingle(norm.data(), norm.size(), k, [&](uint64_t h) {
           if (seen.insert(h).second) want.push_back(fold_key(h));
         });
-        ASSERT_EQ(distinct_shingle_keys(spec, t, scratch, keys), want.size()) << "k=" << k;
-        ASSERT_EQ(keys, want) << "k=" << k << " text=" << t;
+        for (const DistinctTablePath path : table_paths()) {
+          ASSERT_EQ(distinct_shingle_keys(spec, t, scratch, keys, path), want.size()) << "k=" << k;
+          ASSERT_EQ(keys, want) << "k=" << k << " path=" << int(path) << " text=" << t;
+        }
       }
+    }
+  }
+}
+
+TEST(DistinctShingleKeys, DistinctHashesAppendedInFirstSeenOrder) {
+  // What the sets kept for the exact check hold: each distinct hash once, appended after
+  // what the buffer held, in the order the keys are given; on every path, through a
+  // table that grows and buckets that fill.
+  std::mt19937_64 rng(19);
+  ShingleConfig c;
+  const ShingleSpec spec = make_shingle_spec(c);
+  for (const DistinctTablePath path : table_paths()) {
+    ShingleScratch scratch;
+    PodBuffer<uint64_t> distinct;
+    scratch.distinct = &distinct;
+    std::vector<uint32_t> keys;
+    for (size_t length : {size_t(3), size_t(40), size_t(2000), size_t(90000)}) {
+      std::string t;
+      for (size_t i = 0; i < length; ++i) t += char('a' + rng() % 7);
+      const auto* in = reinterpret_cast<const uint8_t*>(t.data());
+      std::vector<uint8_t> norm(t.size() + 16);
+      norm.resize(normalize_text(in, t.size(), norm.data()));
+      std::unordered_set<uint64_t> seen;
+      std::vector<uint64_t> want;
+      for_each_char_shingle(norm.data(), norm.size(), spec.k, [&](uint64_t h) {
+        if (seen.insert(h).second) want.push_back(h);
+      });
+      const size_t before = distinct.size();
+      ASSERT_EQ(distinct_shingle_keys(spec, t, scratch, keys, path), want.size());
+      ASSERT_EQ(distinct.size(), before + want.size());
+      ASSERT_TRUE(std::equal(want.begin(), want.end(), distinct.data() + before)) << "length " << length;
+      for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(keys[i], fold_key(want[i]));
     }
   }
 }

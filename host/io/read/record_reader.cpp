@@ -14,6 +14,7 @@
 
 #include "gpudedup/errors.hpp"
 #include "gpudedup/io.hpp"
+#include "gpudedup/pod_buffer.hpp"
 #include "host/io/read/damaged_data.hpp"
 #include "host/io/read/input_list.hpp"
 #include "host/io/read/jsonl_parser.hpp"
@@ -295,7 +296,10 @@ struct RecordReader::Impl {
     constexpr uint64_t first_batch_cap = uint64_t(64) << 20;
     want = stats.records == 0 ? std::min(want, first_batch_cap)
                               : std::min<uint64_t>(want, stats.bytes / stats.records * max_docs / 4 * 5);
-    if (batch.docs.bytes.capacity() < want) batch.docs.bytes.reserve(size_t(want));
+    if (batch.docs.bytes.capacity() >= want) return;
+    batch.docs.bytes.reserve(size_t(want));
+    // Faulted in 2 MiB at a time as the records are copied in (pod_buffer.hpp).
+    if (want >= detail::huge_page_advice_bytes) detail::advise_huge_pages(batch.docs.bytes.data(), batch.docs.bytes.capacity());
   }
 
   /// Adds record `number` to the batch, or counts it as skipped.
