@@ -1,8 +1,9 @@
 // Borderline pairs of --verify auto (borderline_verify.hpp). The exact check reads the
 // input again: pairs (a, b), a < b, are cut into groups whose documents' texts fit the
 // byte budget; each group is one sequential pass that gathers those texts, then checks
-// the group's pairs component by component on every thread (replayed_pair_checks.cpp).
-// Sets kept from the sketch (set_cache.hpp) are checked without reading anything.
+// the group's pairs component by component on every thread (component_pair_checks.cpp).
+// Sets kept from the sketch (set_cache.hpp) are checked the same way, without reading
+// anything.
 #include "host/minhash/borderline_verify.hpp"
 
 #include <omp.h>
@@ -15,7 +16,6 @@
 #include "gpudedup/detail/similarity.hpp"
 #include "gpudedup/errors.hpp"
 #include "host/core/format.hpp"
-#include "host/core/parallel_errors.hpp"
 #include "host/core/parallel_radix_sort.hpp"
 #include "host/core/radix_sort.hpp"
 #include "host/minhash/replayed_texts.hpp"
@@ -38,12 +38,6 @@ void sort_pairs(std::vector<DeferredPair>& pairs, KeyOf key, int threads) {
   std::vector<DeferredPair> scratch;
   parallel_radix_sort_by(pairs, scratch, key, threads > 0 ? threads : omp_get_max_threads());
 }
-
-/// Pairs each thread checks per chunk of check_kept_pairs(): the threads meet once per
-/// chunk, and an exact check of two sets of a few thousand hashes takes microseconds.
-/// Larger chunks meet less and waste more (Debian corpus, two threads: 39,466 similarities
-/// for 34,510 checks at 512, 36,579 at 128; the checks 6% faster at 512, 10 runs each).
-constexpr size_t check_pairs_per_thread = 512;
 
 // Function objects, not functions: the sort is instantiated on the key's type, and a
 // function pointer there was called, not inlined, for every pair in every pass.
@@ -182,94 +176,6 @@ void BorderlineVerifier::defer_all(std::vector<DeferredPair> pairs) {
     deferred_ = std::move(pairs);
   } else {
     deferred_.insert(deferred_.end(), pairs.begin(), pairs.end());
-  }
-}
-
-void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b, SetCache& kept, UnionFind& uf,
-                                          std::vector<ScoredPair>& out) {
-  const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
-  const bool every_pair = spec_.config.all_pairs;
-  // A set is sorted when a check first reads it: a document whose pairs are all joined
-  // before their turn is never sorted.
-  auto exact = [&](const DeferredPair& p, std::vector<uint64_t>& scratch, std::vector<uint32_t>& counts) {
-    const uint64_t* a = kept.sorted_set(p.a, scratch, counts);
-    const uint64_t* b = kept.sorted_set(p.b, scratch, counts);
-    return exact_set_similarity(spec_, a, kept.set_size(p.a), b, kept.set_size(p.b));
-  };
-  std::vector<uint64_t> scratch;
-  std::vector<uint32_t> counts;
-  // The serial order decides: a pair is checked when its documents are apart as its turn
-  // comes (its similarity computed then, or before on some thread).
-  auto take = [&](const DeferredPair& p, const double* computed) {
-    if (!every_pair && uf.find(p.a) == uf.find(p.b)) {
-      ++stats_.skipped_joined;  // joined by an earlier exact check of this pass
-      return;
-    }
-    ++stats_.verified;
-    const double sim = computed ? *computed : exact(p, scratch, counts);
-    if (sim >= band_.threshold) {
-      ++stats_.passed;
-      join({p.a, p.b, sim}, uf, out);
-    }
-  };
-  if (threads <= 1) {
-    for (const DeferredPair& p : by_b) take(p, nullptr);
-    return;
-  }
-  // On several threads, a chunk of whole runs of one b at a time, each run on one thread
-  // (b's set stays in its core's cache; spread over threads, each pair's sets came from
-  // the other core's: 1.5x the time a check) from the clusters as the chunk began (each
-  // document's root, read before it) and the run's own passes: a pair is joined before
-  // its turn when its partner shares b's root or the root of a partner b passed with
-  // earlier in the run. Every pair the serial order finds apart was apart there too
-  // (checks only join), so its similarity is computed; the rest, pairs that an earlier
-  // run of the chunk joined meanwhile, are wasted work (14% more checks than the serial
-  // order's on the Debian corpus: check_pairs_per_thread).
-  const size_t chunk_pairs = size_t(threads) * check_pairs_per_thread;
-  std::vector<size_t> runs;  // the chunk's run starts, then its end
-  std::vector<uint32_t> root_a, root_b;
-  std::vector<double> sims;
-  std::vector<uint8_t> computed;
-  for (size_t lo = 0; lo < by_b.size();) {
-    runs.clear();
-    size_t hi = lo;
-    while (hi < by_b.size() && hi - lo < chunk_pairs) {
-      runs.push_back(hi);
-      const uint32_t b = by_b[hi].b;
-      while (hi < by_b.size() && by_b[hi].b == b) ++hi;
-    }
-    runs.push_back(hi);
-    const size_t n = hi - lo;
-    root_a.resize(n);
-    root_b.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      root_a[i] = uf.find(by_b[lo + i].a);
-      root_b[i] = uf.find(by_b[lo + i].b);
-    }
-    sims.resize(n);
-    computed.assign(n, 0);
-    const int64_t run_count = int64_t(runs.size()) - 1;
-    ParallelErrors errors;
-#pragma omp parallel num_threads(threads)
-    {
-      std::vector<uint64_t> thread_scratch;
-      std::vector<uint32_t> thread_counts;
-      std::vector<uint32_t> joined;  // the roots of b's cluster
-#pragma omp for schedule(dynamic, 1)
-      for (int64_t r = 0; r < run_count; ++r) errors.run([&] {
-        const size_t first = runs[size_t(r)] - lo, last = runs[size_t(r) + 1] - lo;
-        joined.assign(1, root_b[first]);
-        for (size_t i = first; i < last; ++i) {
-          if (!every_pair && std::find(joined.begin(), joined.end(), root_a[i]) != joined.end()) continue;
-          sims[i] = exact(by_b[lo + i], thread_scratch, thread_counts);
-          computed[i] = 1;
-          if (sims[i] >= band_.threshold) joined.push_back(root_a[i]);
-        }
-      });
-    }
-    errors.rethrow();
-    for (size_t i = 0; i < n; ++i) take(by_b[lo + i], computed[i] ? &sims[i] : nullptr);
-    lo = hi;
   }
 }
 

@@ -32,7 +32,7 @@ constexpr uint64_t borderline_set_budget = uint64_t(512) << 20;
 
 /// Bytes of text one exact pass of a single process holds: the texts of the documents of
 /// the pairs it verifies (a set takes ~8x its text, so sets are built from the texts as
-/// checks need them, replayed_pair_checks.cpp). Pairs beyond it go to further passes.
+/// checks need them, component_pair_checks.cpp). Pairs beyond it go to further passes.
 constexpr uint64_t borderline_text_budget = uint64_t(512) << 20;
 
 enum class Verdict { fail, borderline, pass };
@@ -154,9 +154,9 @@ class BorderlineVerifier {
   /// component on every thread: the serial order's answer, stats and output order.
   void check_replayed_pairs(const std::vector<DeferredPair>& by_b, const ReplayedTexts& texts, UnionFind& uf,
                             std::vector<ScoredPair>& out);
-  /// The pairs of one group (in (b, a) order) checked from the kept sets: the serial
-  /// order's answer and stats, the similarities computed on every thread. A set is
-  /// sorted in place when a check first reads it (SetCache::sorted_set): a document
+  /// The pairs of one group (in (b, a) order) checked from the kept sets, component by
+  /// component on every thread: the serial order's answer, stats and output order. A set
+  /// is sorted in place when a check first reads it (SetCache::sorted_set): a document
   /// whose pairs are all joined before their turn is never sorted.
   void check_kept_pairs(const std::vector<DeferredPair>& by_b, SetCache& kept, UnionFind& uf,
                         std::vector<ScoredPair>& out);

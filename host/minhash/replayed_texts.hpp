@@ -2,7 +2,7 @@
 // The texts of the documents one exact pass of --verify auto needs, gathered from a text
 // replay (method.hpp) in input order and held back to back. A text is ~8x smaller than
 // its shingle set (8 bytes per distinct shingle), so a pass holds texts, not sets, and
-// each set is built when a check first needs it (replayed_pair_checks.cpp).
+// each set is built when a check first needs it (component_pair_checks.cpp).
 #include <algorithm>
 #include <cstdint>
 #include <string>

@@ -400,12 +400,10 @@ std::vector<std::string> crowded_families(uint64_t seed, int families, int size)
   return texts;
 }
 
-// The exact checks run on every thread: of kept sets in chunks (check_kept_pairs), of
-// replayed texts component by component (check_replayed_pairs), the serial order
-// deciding which pairs are checked. At 1 to 4 threads either gives the answer, its order
-// and every count of kept sets checked on one thread in order, though a chunk computes
-// pairs that an earlier run of the same chunk joins, and a run skips the partners of a
-// cluster it passed with.
+// The exact checks run on every thread, of kept sets and of replayed texts, component by
+// component (component_pair_checks.cpp), the serial order deciding which pairs are
+// checked. At 1 to 4 threads either gives the answer, its order and every count of kept
+// sets checked on one thread.
 TEST(BorderlineVerify, ExactChecksOnSeveralThreadsGiveTheSerialAnswer) {
   const auto texts = crowded_families(47, 60, 20);
   Config one = cpu(VerifyMode::automatic);

@@ -1,11 +1,12 @@
-// The exact checks of one pass of --verify auto over replayed texts
-// (BorderlineVerifier::check_replayed_pairs, borderline_verify.hpp). The pass's pairs fall
-// into components: documents linked by its pairs or already one cluster. A check reads
-// and joins documents of its own component only, so the components are checked on every
-// thread at once, each in the serial (b, a) order: the same checks, joins and output as
-// one thread taking the pairs in order. A component's sets are built from the texts when
-// a check first needs them and dropped when the component is done: a document whose
-// pairs are all joined before their turn is never shingled.
+// The exact checks of one group of --verify auto's borderline pairs, from the sets kept
+// by the sketch (BorderlineVerifier::check_kept_pairs) or from texts read again
+// (check_replayed_pairs, borderline_verify.hpp). The group's pairs fall into components:
+// documents linked by its pairs or already one cluster. A check reads and joins
+// documents of its own component only, so the components are checked on every thread at
+// once, each in the serial (b, a) order: the same checks, joins and output as one thread
+// taking the pairs in order, with no check computed in vain and no meeting of the
+// threads. A set is sorted (kept) or built from its text (read again) when a check first
+// needs it: a document whose pairs are all joined before their turn costs nothing.
 #include <omp.h>
 
 #include <algorithm>
@@ -29,6 +30,12 @@ constexpr size_t component_set_budget = size_t(64) << 20;
 /// One thread's shingle sets of the component it checks. Their storage stays from
 /// component to component (fresh vectors cost a page fault per 4 KiB), up to twice
 /// component_set_budget.
+/// A document's sorted distinct hashes.
+struct SetView {
+  const uint64_t* data;
+  size_t size;
+};
+
 class ComponentSets {
  public:
   ComponentSets(const SketchSpec& spec, const ReplayedTexts& texts) : spec_(spec), texts_(texts) {}
@@ -47,17 +54,17 @@ class ComponentSets {
   void make_room() {
     if (bytes_ > component_set_budget) clear();
   }
-  /// Document d's sorted distinct hashes (a reference that lasts until clear()).
-  const std::vector<uint64_t>& set(uint32_t d) {
+  /// Document d's sorted distinct hashes (valid until clear()).
+  SetView set(uint32_t d) {
     const auto [slot, fresh] = slot_.try_emplace(d, uint32_t(used_));
-    if (!fresh) return sets_[slot->second];
+    if (!fresh) return {sets_[slot->second].data(), sets_[slot->second].size()};
     if (used_ == sets_.size()) sets_.emplace_back();  // a deque: earlier references stay
     std::vector<uint64_t>& s = sets_[used_++];
     const size_t capacity = s.capacity();
     shingle_set(spec_.shingles, texts_.text(d), scratch_, s);
     bytes_ += s.size() * sizeof(uint64_t);
     capacity_bytes_ += (s.capacity() - capacity) * sizeof(uint64_t);
-    return s;
+    return {s.data(), s.size()};
   }
 
  private:
@@ -71,15 +78,30 @@ class ComponentSets {
   std::vector<uint8_t> scratch_;
 };
 
+/// One thread's view of the kept sets: each sorted in place when first read
+/// (SetCache::sorted_set; a document lies in one component, read by one thread).
+class KeptSets {
+ public:
+  explicit KeptSets(SetCache& kept) : kept_(kept) {}
+  void clear() {}
+  void make_room() {}
+  SetView set(uint32_t d) { return {kept_.sorted_set(d, scratch_, counts_), kept_.set_size(d)}; }
+
+ private:
+  SetCache& kept_;
+  std::vector<uint64_t> scratch_;
+  std::vector<uint32_t> counts_;
+};
+
 enum Outcome : uint8_t { skipped, failed, passed, passed_and_joined };
 
-}  // namespace
-
-void BorderlineVerifier::check_replayed_pairs(const std::vector<DeferredPair>& by_b, const ReplayedTexts& texts,
-                                              UnionFind& uf, std::vector<ScoredPair>& out) {
+/// Checks the pairs of `by_b` component by component on `threads` threads, each thread
+/// reading sets through its own make_sets(): outcome[i] and similarity[i] of pair i.
+template <class MakeSets>
+void check_components(const SketchSpec& spec, double threshold, const std::vector<DeferredPair>& by_b, UnionFind& uf,
+                      std::vector<uint8_t>& outcome, std::vector<double>& similarity, MakeSets make_sets) {
   const size_t n = by_b.size();
-  if (n == 0) return;
-  const bool every_pair = spec_.config.all_pairs;
+  const bool every_pair = spec.config.all_pairs;
   // Components over the clusters as the pass begins: each pair links its documents' roots.
   std::vector<uint32_t> component(n);
   {
@@ -115,13 +137,13 @@ void BorderlineVerifier::check_replayed_pairs(const std::vector<DeferredPair>& b
   std::stable_sort(by_size.begin(), by_size.end(),
                    [&](uint32_t x, uint32_t y) { return begin[x + 1] - begin[x] > begin[y + 1] - begin[y]; });
 
-  std::vector<uint8_t> outcome(n, skipped);
-  std::vector<double> similarity(n, 0);
-  const int threads = spec_.config.threads > 0 ? spec_.config.threads : omp_get_max_threads();
+  outcome.assign(n, skipped);
+  similarity.assign(n, 0);
+  const int threads = spec.config.threads > 0 ? spec.config.threads : omp_get_max_threads();
   ParallelErrors errors;
 #pragma omp parallel num_threads(threads)
   {
-    ComponentSets sets(spec_, texts);
+    auto sets = make_sets();
 #pragma omp for schedule(dynamic, 1)
     for (int64_t k = 0; k < int64_t(components); ++k) errors.run([&] {
       const uint32_t c = by_size[size_t(k)];
@@ -132,24 +154,52 @@ void BorderlineVerifier::check_replayed_pairs(const std::vector<DeferredPair>& b
         // Only documents of this component are read or joined here (by this thread).
         if (!every_pair && uf.find(p.a) == uf.find(p.b)) continue;  // joined by an earlier check
         sets.make_room();
-        const std::vector<uint64_t>& x = sets.set(p.a);
-        const std::vector<uint64_t>& y = sets.set(p.b);
-        similarity[i] = exact_set_similarity(spec_, x.data(), x.size(), y.data(), y.size());
-        outcome[i] = similarity[i] < band_.threshold ? failed : uf.unite(p.a, p.b) ? passed_and_joined : passed;
+        const SetView x = sets.set(p.a);
+        const SetView y = sets.set(p.b);
+        similarity[i] = exact_set_similarity(spec, x.data, x.size, y.data, y.size);
+        outcome[i] = similarity[i] < threshold ? failed : uf.unite(p.a, p.b) ? passed_and_joined : passed;
       }
     });
   }
   errors.rethrow();
-  for (size_t i = 0; i < n; ++i) {
+}
+
+/// Adds the outcomes to `stats` and the pairs that joined (every passing pair when
+/// every_pair) to `out`, in the order of by_b.
+void tally(const std::vector<DeferredPair>& by_b, const std::vector<uint8_t>& outcome,
+           const std::vector<double>& similarity, bool every_pair, BorderlineStats& stats,
+           std::vector<ScoredPair>& out) {
+  for (size_t i = 0; i < by_b.size(); ++i) {
     if (outcome[i] == skipped) {
-      ++stats_.skipped_joined;
+      ++stats.skipped_joined;
       continue;
     }
-    ++stats_.verified;
+    ++stats.verified;
     if (outcome[i] == failed) continue;
-    ++stats_.passed;
+    ++stats.passed;
     if (outcome[i] == passed_and_joined || every_pair) out.push_back({by_b[i].a, by_b[i].b, similarity[i]});
   }
+}
+
+}  // namespace
+
+void BorderlineVerifier::check_replayed_pairs(const std::vector<DeferredPair>& by_b, const ReplayedTexts& texts,
+                                              UnionFind& uf, std::vector<ScoredPair>& out) {
+  if (by_b.empty()) return;
+  std::vector<uint8_t> outcome;
+  std::vector<double> similarity;
+  check_components(spec_, band_.threshold, by_b, uf, outcome, similarity,
+                   [&] { return ComponentSets(spec_, texts); });
+  tally(by_b, outcome, similarity, spec_.config.all_pairs, stats_, out);
+}
+
+void BorderlineVerifier::check_kept_pairs(const std::vector<DeferredPair>& by_b, SetCache& kept, UnionFind& uf,
+                                          std::vector<ScoredPair>& out) {
+  if (by_b.empty()) return;
+  std::vector<uint8_t> outcome;
+  std::vector<double> similarity;
+  check_components(spec_, band_.threshold, by_b, uf, outcome, similarity, [&] { return KeptSets(kept); });
+  tally(by_b, outcome, similarity, spec_.config.all_pairs, stats_, out);
 }
 
 }  // namespace gpudedup::detail
