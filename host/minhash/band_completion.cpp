@@ -18,6 +18,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 
@@ -34,7 +35,7 @@ constexpr size_t parallel_members_min = 8192;
 /// The band's clusters as of the snapshot, plus one bucket's own joins.
 class OverlayClusters {
  public:
-  explicit OverlayClusters(const std::vector<uint32_t>& roots) : roots_(roots) {}
+  explicit OverlayClusters(const uint32_t* roots) : roots_(roots) {}
   uint32_t find(uint32_t x) const {
     uint32_t r = roots_[x];
     if (parent_.empty()) return r;  // most buckets join nothing: no lookup
@@ -51,7 +52,7 @@ class OverlayClusters {
   }
 
  private:
-  const std::vector<uint32_t>& roots_;
+  const uint32_t* roots_;
   std::unordered_map<uint32_t, uint32_t> parent_;  // overlay roots joined to a smaller one
 };
 
@@ -78,7 +79,7 @@ PairCheck make_check(const BandCompletionChecks& checks, const std::function<voi
 
 /// Whether members[0, s) fall into the same clusters in `uf` as in the snapshot `roots`
 /// (one snapshot root to one current root, both ways).
-bool same_partition(const uint32_t* members, size_t s, const std::vector<uint32_t>& roots, UnionFind& uf) {
+bool same_partition(const uint32_t* members, size_t s, const uint32_t* roots, UnionFind& uf) {
   std::unordered_map<uint32_t, uint32_t> now_of, then_of;
   for (size_t j = 0; j < s; ++j) {
     const uint32_t then = roots[members[j]], now = uf.find(members[j]);
@@ -110,8 +111,12 @@ uint64_t complete_band(const WindowedBuckets& windowed, UnionFind& uf, const Ban
     }
     return verified;
   }
-  std::vector<uint32_t> roots;
-  uf.roots(roots);
+  // The snapshot: the roots of the windowed members, the only documents the completion
+  // reads (about 8% of a 1 M-document corpus per band: a pass over every document's
+  // root took a tenth of the completion). Other entries stay unwritten and unread.
+  const std::unique_ptr<uint32_t[]> root_storage(new uint32_t[uf.size()]);
+  uint32_t* const roots = root_storage.get();
+  for (const uint32_t m : windowed.members) roots[m] = uf.find(m);
   std::vector<uint8_t> touched(uf.size(), 0);
   const PairCheck serial = make_check(checks, checks.defer);
   std::vector<BucketRecord> records;
