@@ -134,7 +134,7 @@ class BorderlineVerifier {
   /// Config::all_pairs): by exact similarity when `replay` is given, else by the estimate
   /// against the threshold (the answer of --verify estimate). Joins the passing pairs in
   /// `uf` and appends to `out` those that joined two clusters (every passing pair with
-  /// all_pairs), in (pass, b, a) order: the same for every backend.
+  /// all_pairs), in (pass, a, b) order: the same for every backend.
   /// @throws data_error when the replay does not give a wanted document (input changed).
   /// `text_bytes(d)`: document d's text size as the first pass saw it (a pass's texts
   /// must fit the budget). `kept`: every document's distinct hashes, kept from the
@@ -150,15 +150,19 @@ class BorderlineVerifier {
   void decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
                       const std::function<uint64_t(uint32_t)>& text_bytes, const TextReplay& replay, UnionFind& uf,
                       std::vector<ScoredPair>& out, SetCache* kept);
-  /// The pairs of one pass (in (b, a) order) checked from its texts, component by
-  /// component on every thread: the serial order's answer, stats and output order.
-  void check_replayed_pairs(const std::vector<DeferredPair>& by_b, const ReplayedTexts& texts, UnionFind& uf,
+  /// The pairs [pairs, pairs + n) of one pass, in (a, b) order, checked from their
+  /// texts, which it gathers (`wanted`, `bytes`) while another thread finds the pairs'
+  /// components; then component by component on every thread: the serial order's answer,
+  /// stats and output order.
+  void check_replayed_pairs(const DeferredPair* pairs, size_t n, const TextReplay& replay,
+                            const std::vector<uint8_t>& wanted, uint64_t bytes, ReplayedTexts& texts, UnionFind& uf,
                             std::vector<ScoredPair>& out);
-  /// The pairs of one group (in (b, a) order) checked from the kept sets, component by
-  /// component on every thread: the serial order's answer, stats and output order. A set
-  /// is sorted in place when a check first reads it (SetCache::sorted_set): a document
-  /// whose pairs are all joined before their turn is never sorted.
-  void check_kept_pairs(const std::vector<DeferredPair>& by_b, SetCache& kept, UnionFind& uf,
+  /// The pairs [pairs, pairs + n) of one group, in (a, b) order, checked from the kept
+  /// sets, component by component on every thread: the serial order's answer, stats and
+  /// output order. A set is sorted in place when a check first reads it
+  /// (SetCache::sorted_set): a document whose pairs are all joined before their turn is
+  /// never sorted.
+  void check_kept_pairs(const DeferredPair* pairs, size_t n, SetCache& kept, UnionFind& uf,
                         std::vector<ScoredPair>& out);
   void join(const ScoredPair& p, UnionFind& uf, std::vector<ScoredPair>& out);
 

@@ -249,6 +249,54 @@ TEST(BorderlineVerify, APairJoinedByEarlierChecksIsSkippedAndCounted) {
   EXPECT_EQ(out.size(), 2u);
 }
 
+/// Exact Jaccard of texts x and y as the exact check computes it.
+double exact_jaccard(const Config& c, const std::string& x, const std::string& y) {
+  MinHashEngine e(c);
+  const ShingleSets sets = e.shingle_sets(batch_of({x, y}));
+  const uint64_t inter = detail::intersection_size(sets.set(0), sets.set_size(0), sets.set(1), sets.set_size(1));
+  return double(inter) / double(sets.set_size(0) + sets.set_size(1) - inter);
+}
+
+// A chain 0 - 1 - 2 where 0-1 and 1-2 pass exactly and 0-2 fails. Pairs are checked by
+// descending estimate: 0-1 and 1-2 join the three documents first, and 0-2, the lowest,
+// is skipped as joined. In (a, b) or (b, a) order 0-2 comes before 1-2 and is checked
+// in vain.
+TEST(BorderlineVerify, PairsAreCheckedByDescendingEstimateSoThatJoinsSkipTheRest) {
+  std::mt19937_64 rng(5);
+  std::vector<std::string> words;
+  for (int w = 0; w < 120; ++w) words.push_back(test_support::random_letter_words(rng, 1));
+  auto text_with = [&](int from, int to) {  // the words, those in [from, to) replaced
+    std::string t;
+    for (int w = 0; w < int(words.size()); ++w) t += (w >= from && w < to ? "zz" + words[size_t(w)] : words[size_t(w)]) + " ";
+    return t;
+  };
+  const std::vector<std::string> texts = {text_with(0, 13), text_with(0, 0), text_with(107, 120)};
+  const Config c = cpu(VerifyMode::automatic);
+  ASSERT_GE(exact_jaccard(c, texts[0], texts[1]), 0.8);
+  ASSERT_GE(exact_jaccard(c, texts[1], texts[2]), 0.8);
+  ASSERT_LT(exact_jaccard(c, texts[0], texts[2]), 0.8);
+  for (const int threads : {1, 2}) {
+    Config ct = c;
+    ct.threads = threads;
+    detail::BorderlineVerifier v(detail::make_sketch_spec(ct));
+    v.defer(0, 2, 0.79);
+    v.defer(1, 2, 0.83);
+    v.defer(0, 1, 0.84);
+    detail::UnionFind uf(3);
+    std::vector<ScoredPair> out;
+    v.decide(3, [&](uint32_t d) { return uint64_t(texts[d].size()); }, replay_of(texts), uf, out);
+    EXPECT_EQ(v.stats().pairs, 3u);
+    EXPECT_EQ(v.stats().verified, 2u) << threads << " threads";
+    EXPECT_EQ(v.stats().skipped_joined, 1u) << threads << " threads";
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].a, 0u);  // joins in the order checked: the larger estimate first
+    EXPECT_EQ(out[0].b, 1u);
+    EXPECT_EQ(out[1].a, 1u);
+    EXPECT_EQ(out[1].b, 2u);
+    EXPECT_EQ(uf.find(2), 0u);
+  }
+}
+
 TEST(BorderlineVerify, APairFoundInManyBandsIsKeptAndDecidedOnce) {
   // 3 M deferrals of 10 pairs: the list is made distinct as it grows (from 2^20 entries).
   detail::BorderlineVerifier v(detail::make_sketch_spec(cpu(VerifyMode::automatic)));
