@@ -220,10 +220,10 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint64_t
     }
     return;
   }
-  decide_exactly(pairs, documents, text_bytes, replay, uf, out, kept);
+  decide_exactly(std::move(pairs), documents, text_bytes, replay, uf, out, kept);
 }
 
-void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
+void BorderlineVerifier::decide_exactly(std::vector<DeferredPair> pairs, uint64_t documents,
                                         const std::function<uint64_t(uint32_t)>& text_bytes, const TextReplay& replay,
                                         UnionFind& uf, std::vector<ScoredPair>& out, SetCache* kept) {
   const size_t docs = size_t(documents);
@@ -261,7 +261,11 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
     // pairs likeliest to pass go first, and their joins leave the failing pairs inside a
     // cluster to be skipped (1 M generated documents: 230,102 checks in (b, a) order,
     // 104,174 so; the Debian corpus 52,838 and 39,405).
-    group.assign(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(hi));
+    if (lo == 0 && hi == pairs.size()) {
+      group.swap(pairs);  // one group, the usual case: sorted where it lies, not copied
+    } else {
+      group.assign(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(hi));
+    }
     sort_pairs(group, most_similar_first, spec_.config.threads, most_similar_first_bits);
     if (kept) {
       for (size_t d = 0; d < docs; ++d) stats_.documents_kept += wanted[d];
@@ -271,7 +275,7 @@ void BorderlineVerifier::decide_exactly(const std::vector<DeferredPair>& pairs, 
       stats_.documents += texts.size();
       ++stats_.passes;
     }
-    for (size_t i = lo; i < hi; ++i) wanted[pairs[i].a] = wanted[pairs[i].b] = 0;  // the next group's own
+    for (const DeferredPair& p : group) wanted[p.a] = wanted[p.b] = 0;  // the next group's own
     lo = hi;
   }
 }

@@ -134,7 +134,8 @@ class BorderlineVerifier {
   /// Config::all_pairs): by exact similarity when `replay` is given, else by the estimate
   /// against the threshold (the answer of --verify estimate). Joins the passing pairs in
   /// `uf` and appends to `out` those that joined two clusters (every passing pair with
-  /// all_pairs), in (pass, a, b) order: the same for every backend.
+  /// all_pairs), in the serial order: by pass, then by descending estimate, then (a, b);
+  /// the same for every backend.
   /// @throws data_error when the replay does not give a wanted document (input changed).
   /// `text_bytes(d)`: document d's text size as the first pass saw it (a pass's texts
   /// must fit the budget). `kept`: every document's distinct hashes, kept from the
@@ -147,17 +148,17 @@ class BorderlineVerifier {
   const BorderlineStats& stats() const { return stats_; }
 
  private:
-  void decide_exactly(const std::vector<DeferredPair>& pairs, uint64_t documents,
+  void decide_exactly(std::vector<DeferredPair> pairs, uint64_t documents,
                       const std::function<uint64_t(uint32_t)>& text_bytes, const TextReplay& replay, UnionFind& uf,
                       std::vector<ScoredPair>& out, SetCache* kept);
-  /// The pairs [pairs, pairs + n) of one pass, in (a, b) order, checked from their
+  /// The pairs [pairs, pairs + n) of one pass, in the serial order, checked from their
   /// texts, which it gathers (`wanted`, `bytes`) while another thread finds the pairs'
   /// components; then component by component on every thread: the serial order's answer,
   /// stats and output order.
   void check_replayed_pairs(const DeferredPair* pairs, size_t n, const TextReplay& replay,
                             const std::vector<uint8_t>& wanted, uint64_t bytes, ReplayedTexts& texts, UnionFind& uf,
                             std::vector<ScoredPair>& out);
-  /// The pairs [pairs, pairs + n) of one group, in (a, b) order, checked from the kept
+  /// The pairs [pairs, pairs + n) of one group, in the serial order, checked from the kept
   /// sets, component by component on every thread: the serial order's answer, stats and
   /// output order. A set is sorted in place when a check first reads it
   /// (SetCache::sorted_set): a document whose pairs are all joined before their turn is
