@@ -55,6 +55,33 @@ constexpr auto most_similar_first = [](const DeferredPair& p) {
   return uint64_t(~bits);
 };
 
+/// Keeps the pairs whose documents lie in two clusters (`root`: each document's), in
+/// order; on `threads` threads (0: all) from a million pairs, each compacting a slice of
+/// the list in place before the slices move down (the roots are read at random). With
+/// the copy below, 10 M pairs took 0.115 s; 0.025 s at two threads without it.
+void keep_apart(std::vector<DeferredPair>& pairs, const std::vector<uint32_t>& root, int threads) {
+  const size_t n = pairs.size();
+  const size_t slices = n < (size_t(1) << 20) ? 1 : size_t(threads > 0 ? threads : omp_get_max_threads());
+  std::vector<size_t> kept(slices, 0);
+#pragma omp parallel for num_threads(int(slices)) schedule(static, 1)
+  for (int64_t s = 0; s < int64_t(slices); ++s) {
+    const size_t lo = n * size_t(s) / slices, hi = n * size_t(s + 1) / slices;
+    size_t to = lo;
+    for (size_t i = lo; i < hi; ++i) {
+      if (root[pairs[i].a] != root[pairs[i].b]) pairs[to++] = pairs[i];
+    }
+    kept[size_t(s)] = to - lo;
+  }
+  size_t out = kept[0];
+  for (size_t s = 1; s < slices; ++s) {
+    const size_t lo = n * s / slices;
+    std::move(pairs.begin() + std::ptrdiff_t(lo), pairs.begin() + std::ptrdiff_t(lo + kept[s]),
+              pairs.begin() + std::ptrdiff_t(out));
+    out += kept[s];
+  }
+  pairs.resize(out);
+}
+
 }  // namespace
 
 void make_distinct(std::vector<DeferredPair>& pairs, int threads) {
@@ -206,11 +233,11 @@ void BorderlineVerifier::decide(uint64_t documents, const std::function<uint64_t
   if (!spec_.config.all_pairs) {
     std::vector<uint32_t> root;
     uf.roots(root);
-    pairs.erase(std::remove_if(pairs.begin(), pairs.end(),
-                               [&](const DeferredPair& p) { return root[p.a] == root[p.b]; }),
-                pairs.end());
+    keep_apart(pairs, root, spec_.config.threads);
   }
-  pairs.shrink_to_fit();  // the list's capacity held every band's repeats
+  // A list that held every band's repeats gives its room back; one that was made
+  // distinct as it came (the engine's store) is not copied for the little it would free.
+  if (pairs.capacity() > pairs.size() + pairs.size() / 4) pairs.shrink_to_fit();
   stats_.pairs += pairs.size();
   if (pairs.empty()) return;
   if (!replay) {

@@ -297,6 +297,30 @@ TEST(BorderlineVerify, PairsAreCheckedByDescendingEstimateSoThatJoinsSkipTheRest
   }
 }
 
+// Over a million deferred pairs, those whose documents are one cluster already are
+// dropped on every thread, each thread a slice: the pairs left are the ones apart, in
+// order, whatever the threads.
+TEST(BorderlineVerify, PairsAlreadyJoinedAreDroppedInOrderFromAMillionOn) {
+  const uint32_t n = 1200000;
+  for (const int threads : {1, 2, 3}) {
+    Config c = cpu(VerifyMode::automatic);
+    c.threads = threads;
+    detail::BorderlineVerifier v(detail::make_sketch_spec(c));
+    for (uint32_t i = 0; i < n; ++i) v.defer(i, i + 1, i % 3 == 1 ? 0.9 : 0.5);
+    detail::UnionFind uf(n + 1);
+    for (uint32_t i = 0; i < n; i += 3) uf.unite(i, i + 1);
+    std::vector<ScoredPair> out;
+    v.decide(n + 1, [](uint32_t) { return 10u; }, nullptr, uf, out);  // by the estimate
+    EXPECT_EQ(v.stats().pairs, n - n / 3) << threads << " threads";
+    EXPECT_EQ(v.stats().by_estimate, n - n / 3) << threads << " threads";
+    ASSERT_EQ(out.size(), size_t(n / 3)) << threads << " threads";  // the 0.9 ones join
+    for (size_t k = 0; k < out.size(); ++k) {
+      ASSERT_EQ(out[k].a, 3 * k + 1) << threads << " threads, at " << k;
+      ASSERT_EQ(out[k].b, 3 * k + 2) << threads << " threads, at " << k;
+    }
+  }
+}
+
 TEST(BorderlineVerify, APairFoundInManyBandsIsKeptAndDecidedOnce) {
   // 3 M deferrals of 10 pairs: the list is made distinct as it grows (from 2^20 entries).
   detail::BorderlineVerifier v(detail::make_sketch_spec(cpu(VerifyMode::automatic)));

@@ -144,6 +144,41 @@ TEST(DeferredPairStore, MakeDistinctSortsAnythingNotAlreadySortedAndDistinct) {
   }
 }
 
+// make_distinct gives the order and the pairs of a sort by (a, b), checked against a set,
+// for pairs near 0, pairs of earlier documents far from 0 (a range as take() sorts it),
+// and documents across 2^32 (the radix sort's digits all in use).
+TEST(DeferredPairStore, MakeDistinctGivesTheSortedDistinctPairsWhateverTheirRange) {
+  struct Case {
+    uint32_t a_from, a_span, b_span;
+  };
+  const uint32_t top = UINT32_MAX - 10;
+  for (const Case c : {Case{0, 2000, 2000}, Case{3000000, 50000, 1u << 20}, Case{0, 1u << 20, 1u << 20},
+                       Case{5, top, top}, Case{top - 70000, 60000, 70000}}) {
+    for (const size_t n : {size_t(3000), size_t(300000)}) {  // std::stable_sort, then the radix sort
+      std::mt19937 rng(uint32_t(n) ^ c.a_from);
+      std::vector<detail::DeferredPair> pairs;
+      PairSet expected;
+      while (pairs.size() < n) {
+        const uint32_t a = c.a_from + uint32_t(rng() % c.a_span);
+        const uint64_t b64 = uint64_t(a) + 1 + rng() % c.b_span;
+        if (b64 > UINT32_MAX) continue;
+        const detail::DeferredPair p{a, uint32_t(b64), 0.5};
+        pairs.push_back(p);
+        if (rng() % 4 == 0) pairs.push_back(p);  // repeats
+        expected.insert({p.a, p.b});
+      }
+      detail::make_distinct(pairs, 2);
+      ASSERT_EQ(pairs.size(), expected.size()) << c.a_from << " " << n;
+      size_t i = 0;
+      for (const auto& [a, b] : expected) {
+        ASSERT_EQ(pairs[i].a, a) << c.a_from << " " << n << ", at " << i;
+        ASSERT_EQ(pairs[i].b, b) << c.a_from << " " << n << ", at " << i;
+        ++i;
+      }
+    }
+  }
+}
+
 TEST(DeferredPairStore, WithoutAWritableTemporaryFolderHoldsThePairsInMemory) {
   const auto pairs = random_pairs(5000, 200, 11);
   detail::DeferredPairStore store("/nonexistent/gpudedup-temp", [](uint32_t, uint32_t) { return false; }, 16);
