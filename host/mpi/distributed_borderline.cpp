@@ -116,10 +116,16 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
                mine.end());
   }
   stats->pairs += mine.size();
+  // The likeliest passes first, as one process checks them (descending estimate as a
+  // float, ties in (a, b) order): their joins leave the failing pairs inside a component
+  // to the skip.
+  std::stable_sort(mine.begin(), mine.end(), [](const BorderlinePair& x, const BorderlinePair& y) {
+    return float(x.similarity) > float(y.similarity);
+  });
 
   // A pair whose components earlier exact passes here have joined is skipped (it joins
   // nothing new), as one process skips it: a family of near-copies costs about one check
-  // per member, not one per pair.
+  // per member, not one per pair, the more so as the likeliest passes come first.
   std::vector<uint64_t> keys = key;
   sort_unique(keys);
   std::vector<uint32_t> key_of(docs.size());

@@ -123,7 +123,9 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
     if (v.verdict != PairVerdict::borderline || borderline) return v;
     return {v.similarity >= c.threshold ? PairVerdict::pass : PairVerdict::fail, v.similarity};
   };
-  auto hold = [&](uint64_t a, uint64_t b) -> BorderlinePair { return {a, b, sizes[index(a)], sizes[index(b)]}; };
+  auto hold = [&](uint64_t a, uint64_t b, double similarity) -> BorderlinePair {
+    return {a, b, sizes[index(a)], sizes[index(b)], similarity};
+  };
   const int threads = c.threads > 0 ? c.threads : omp_get_max_threads();
   detail::ParallelErrors errors;
 
@@ -139,7 +141,7 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
       edges.push_back(pairs[i]);
       if (passing) passing->push_back({pairs[i].a, pairs[i].b, verdicts[i].similarity});
     } else if (verdicts[i].verdict == PairVerdict::borderline && borderline) {
-      borderline->push_back(hold(pairs[i].a, pairs[i].b));
+      borderline->push_back(hold(pairs[i].a, pairs[i].b, verdicts[i].similarity));
     }
   }
   pairs = {};
@@ -168,7 +170,7 @@ std::vector<Edge> verify_candidates(Exchange& ex, const std::vector<uint64_t>& f
           apart.unite(i, j);
           forests[size_t(b)].push_back({members[i], members[j]});
         } else if (v.verdict == PairVerdict::borderline && joins && borderline) {
-          held[size_t(b)].push_back(hold(members[i], members[j]));
+          held[size_t(b)].push_back(hold(members[i], members[j], v.similarity));
         }
       }
     }

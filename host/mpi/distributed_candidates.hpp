@@ -42,12 +42,14 @@ OwnedCandidates owned_candidates(Exchange& ex, const LocalCorpus& corpus, const 
                                  uint64_t* candidates);
 
 /// A candidate pair of --verify auto whose estimate lies within the margin of the
-/// threshold (host/minhash/borderline_verify.hpp), with the two documents' set sizes.
+/// threshold (host/minhash/borderline_verify.hpp), with the two documents' set sizes and
+/// the estimate (the exact checks take the likeliest passes first, as one process does).
 struct BorderlinePair {
   uint64_t a = 0;
   uint64_t b = 0;
   uint32_t size_a = 0;
   uint32_t size_b = 0;
+  double similarity = 0;
 };
 
 /// The edges that join the same components as every passing candidate pair under
