@@ -6,6 +6,7 @@
 // The corpus is never held: only the borderline pairs, and their documents' texts up to
 // a byte budget per pass.
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -45,6 +46,18 @@ struct DeferredPair {
   uint32_t b = 0;
   double similarity = 0;
 };
+
+/// The serial order of the exact checks (one process's and each MPI rank's): the larger
+/// estimate first, by its value rounded to a float (rounding keeps the order; a
+/// similarity is never negative, so its bits order as it does), ties kept in (a, b) order
+/// by a stable sort on this key, ascending. 32 bits, of which an estimate k/P (P a power
+/// of two up to 512, the default 256) leaves the low 16 equal.
+inline uint32_t most_similar_first_key(double similarity) {
+  const float rounded = float(similarity);
+  uint32_t bits;
+  std::memcpy(&bits, &rounded, sizeof bits);
+  return ~bits;
+}
 
 /// Sorts `pairs` by (a, b) and keeps each pair once (a pair's estimate is the same in
 /// every band), on `threads` threads when there are many (0: all). A list already sorted

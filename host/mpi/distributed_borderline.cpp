@@ -116,12 +116,6 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
                mine.end());
   }
   stats->pairs += mine.size();
-  // The likeliest passes first, as one process checks them (descending estimate as a
-  // float, ties in (a, b) order): their joins leave the failing pairs inside a component
-  // to the skip.
-  std::stable_sort(mine.begin(), mine.end(), [](const BorderlinePair& x, const BorderlinePair& y) {
-    return float(x.similarity) > float(y.similarity);
-  });
 
   // A pair whose components earlier exact passes here have joined is skipped (it joins
   // nothing new), as one process skips it: a family of near-copies costs about one check
@@ -140,8 +134,15 @@ std::vector<Edge> decide_borderline(Exchange& ex, const std::vector<uint64_t>& f
   std::vector<Edge> edges;
   std::vector<uint8_t> wanted(in.record_of.size());
   for (size_t next = 0;;) {
-    const std::vector<size_t> round = next_round(mine, &next, set_budget, apart, &stats->skipped_joined);
+    std::vector<size_t> round = next_round(mine, &next, set_budget, apart, &stats->skipped_joined);
     if (ex.max(uint64_t(round.size())) == 0) break;  // every rank is done
+    // Rounds cut in (a, b) order, as one process cuts its passes (their documents stay
+    // together); within a round the likeliest passes first, in one process's serial order
+    // (most_similar_first_key, ties in (a, b) order): their joins leave the failing pairs
+    // inside a component to the skip.
+    std::stable_sort(round.begin(), round.end(), [&](size_t x, size_t y) {
+      return detail::most_similar_first_key(mine[x].similarity) < detail::most_similar_first_key(mine[y].similarity);
+    });
     // The later documents owned elsewhere, asked of their owners (ascending, so grouped
     // by owner); the rest are read here.
     std::fill(wanted.begin(), wanted.end(), 0);

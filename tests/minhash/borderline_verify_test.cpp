@@ -297,6 +297,37 @@ TEST(BorderlineVerify, PairsAreCheckedByDescendingEstimateSoThatJoinsSkipTheRest
   }
 }
 
+// The serial order on the radix sort's paths (from 4,096 pairs; on two threads from
+// 2^17): disjoint pairs of one text each pass and join, so the joins come out in the
+// order checked: descending estimate (as a float), ties in (a, b) order; estimates k/P
+// and others.
+TEST(BorderlineVerify, ManyPairsAreCheckedByDescendingEstimateTiesInPairOrder) {
+  for (const uint32_t n : {5000u, 140000u}) {
+    const std::vector<std::string> texts(2 * size_t(n), "the same words in every document of this corpus");
+    Config c = cpu(VerifyMode::automatic);
+    c.threads = 2;
+    detail::BorderlineVerifier v(detail::make_sketch_spec(c));
+    std::vector<detail::DeferredPair> expected;
+    for (uint32_t k = 0; k < n; ++k) {
+      const double s = k % 3 == 0 ? 0.75 + double(k % 41) / 1000 : double(190 + k % 29) / 256;
+      v.defer(2 * k, 2 * k + 1, s);
+      expected.push_back({2 * k, 2 * k + 1, s});
+    }
+    std::stable_sort(expected.begin(), expected.end(), [](const detail::DeferredPair& x, const detail::DeferredPair& y) {
+      return float(x.similarity) > float(y.similarity);
+    });
+    detail::UnionFind uf(2 * size_t(n));
+    std::vector<ScoredPair> out;
+    v.decide(2 * uint64_t(n), [&](uint32_t d) { return uint64_t(texts[d].size()); }, replay_of(texts), uf, out);
+    EXPECT_EQ(v.stats().verified, n);
+    ASSERT_EQ(out.size(), size_t(n));
+    for (size_t i = 0; i < out.size(); ++i) {
+      ASSERT_EQ(out[i].a, expected[i].a) << n << " pairs, at " << i;
+      ASSERT_EQ(out[i].b, expected[i].b) << n << " pairs, at " << i;
+    }
+  }
+}
+
 // Over a million deferred pairs, those whose documents are one cluster already are
 // dropped on every thread, each thread a slice: the pairs left are the ones apart, in
 // order, whatever the threads.
